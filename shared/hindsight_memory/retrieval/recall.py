@@ -1,0 +1,219 @@
+"""Hybrid recall: vector + BM25 channels under the same hard filters, fused by reciprocal rank, then scored
+with calibrated relevance, time decay, importance, usage and session neighbours. Says `missing` rather than
+padding the answer with noise."""
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from ..config import Settings
+from ..embed import Embedder
+from ..models import Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
+from ..storage.filters import Where
+from ..storage.lance import COLD, LanceStore
+from ..text import content_hash, fts_text, key, terms
+from ..timeparse import TimeWindow, parse_time_window
+from .rerank import Reranker
+
+
+@dataclass
+class Candidate:
+    memory: Memory
+    vector: Any
+    ranks: dict[str, int] = field(default_factory=dict)
+    raw: dict[str, float] = field(default_factory=dict)
+    factors: dict[str, float] = field(default_factory=dict)
+    score: float = 0.0
+
+
+class Retriever:
+    def __init__(self, store: LanceStore, embedder: Embedder, settings: Settings, reranker: Reranker | None = None):
+        self.store = store
+        self.embedder = embedder
+        self.s = settings
+        self.reranker = reranker
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="recall")
+
+    def recall(self, q: RecallQuery) -> tuple[RecallResult, list[str]]:
+        """The result, and the ids it returned (for usage accounting by the caller)."""
+        now = q.now or utcnow()
+        window: TimeWindow | None = None
+        if not (q.since or q.until):
+            window = parse_time_window(q.query, now)
+        cands, info = self._search(q, now, window)
+        relevant = [c for c in cands if c.factors["relevance"] >= self._min_rel(q)]
+        if window is not None and not relevant:
+            # The time expression may have misled us ("in March" of a plan, not of an event): try without it.
+            cands, info2 = self._search(q, now, None)
+            info["time_window_fallback"] = True
+            info["channels"] = info2["channels"]
+            relevant = [c for c in cands if c.factors["relevance"] >= self._min_rel(q)]
+        top = relevant[: q.top_k]
+        memories = [_public(c) for c in top]
+        explain = None
+        if q.explain:
+            explain = {
+                **info,
+                "min_relevance": self._min_rel(q),
+                "results": [{"id": c.memory.id, "score": round(c.score, 4), "ranks": c.ranks,
+                             "raw": {k: round(v, 4) for k, v in c.raw.items()},
+                             "factors": {k: round(v, 4) for k, v in c.factors.items()},
+                             "why": _why(c)} for c in top],
+                "dropped_below_min_relevance": [c.memory.id for c in cands if c not in relevant][:20],
+            }
+        return RecallResult(memories=memories, missing=not memories, explain=explain), [m.id for m in memories]
+
+    def _min_rel(self, q: RecallQuery) -> float:
+        return self.s.min_relevance if q.min_score is None else q.min_score
+
+    # ------------------------------------------------------------------ channels
+    def _where(self, q: RecallQuery, window: TimeWindow | None) -> Where:
+        w = Where(q.namespace)
+        statuses = [Status.active, Status.superseded] if q.include_history else [Status.active]
+        if q.include_archived:
+            statuses.append(Status.archived)
+        w.enum_in("status", statuses)
+        if q.kinds:
+            w.enum_in("kind", q.kinds)
+        if q.tags:
+            w.any_key("tag_keys", [key(t) for t in q.tags])
+        if q.entities:
+            w.any_key("entity_keys", [key(e) for e in q.entities])
+        if q.session_id:
+            w.keys_in("session_key", [key(q.session_id)])
+        since = q.since or (window.since if window else None)
+        until = q.until or (window.until if window else None)
+        if since:
+            w.time("occurred_at", ">=", since)
+        if until:
+            w.time("occurred_at", "<", until)
+        return w
+
+    def _search(self, q: RecallQuery, now: datetime, window: TimeWindow | None) -> tuple[list[Candidate], dict]:
+        where = self._where(q, window)
+        n = max(self.s.candidate_pool, q.top_k * 4)
+        fts_future = self._pool.submit(self.store.fts_search, q.namespace, fts_text(q.query), where, n) \
+            if "fts" in q.channels else None
+        qvec = self.embedder.embed_query(q.query)
+        vec_hits = self.store.vector_search(q.namespace, qvec, where, n) if "vector" in q.channels else []
+        fts_hits = fts_future.result() if fts_future else []
+        if q.include_archived:
+            vec_hits += self.store.vector_search(q.namespace, qvec, where, n, table=COLD) if "vector" in q.channels else []
+
+        cands: dict[str, Candidate] = {}
+        for channel, hits in (("vector", vec_hits), ("fts", fts_hits)):
+            for rank, (m, score, vec) in enumerate(hits, start=1):
+                c = cands.setdefault(m.id, Candidate(m, vec))
+                c.ranks[channel] = rank
+                c.raw[channel] = score
+        self._score(list(cands.values()), q, qvec, now)
+        ordered = sorted(cands.values(), key=lambda c: c.score, reverse=True)
+        ordered = _dedup(ordered)
+        if self.reranker and ordered:
+            self._rerank(q.query, ordered)
+        info = {
+            "query_terms": terms(q.query),
+            "filter": {"kinds": q.kinds, "tags": q.tags, "entities": q.entities, "session_id": q.session_id,
+                       "since": str(q.since or (window.since if window else "")) or None,
+                       "until": str(q.until or (window.until if window else "")) or None},
+            "time_window": {"expression": window.expression, "since": window.since.isoformat(),
+                            "until": window.until.isoformat()} if window else None,
+            "channels": {
+                "vector": [{"id": m.id, "rank": i, "cosine": round(s, 4)} for i, (m, s, _) in enumerate(vec_hits[:20], 1)],
+                "fts": [{"id": m.id, "rank": i, "bm25": round(s, 4)} for i, (m, s, _) in enumerate(fts_hits[:20], 1)],
+            },
+        }
+        return ordered, info
+
+    # ------------------------------------------------------------------ scoring
+    def _score(self, cands: list[Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime) -> None:
+        qterms = set(terms(q.query))
+        k = self.s.rrf_k
+        n_channels = len(q.channels)
+        for c in cands:
+            m = c.memory
+            rrf = sum(1.0 / (k + r) for r in c.ranks.values())
+            rrf_norm = rrf / (n_channels / (k + 1))
+            cos = float(np.dot(qvec, np.asarray(c.vector, dtype=np.float32))) if c.vector is not None else 0.0
+            doc_terms = set(terms(f"{m.content} {m.context}"))
+            coverage = len(qterms & doc_terms) / len(qterms) if qterms else 0.0
+            vec_rel = self.embedder.relevance(cos) if "vector" in q.channels else 0.0
+            lex_rel = coverage if "fts" in c.ranks else 0.0
+            relevance = max(vec_rel, lex_rel, 0.5 * vec_rel + 0.5 * lex_rel + 0.15 * min(vec_rel, lex_rel))
+            age_days = max(0.0, (now - m.occurred_at).total_seconds() / 86400)
+            exempt = m.importance >= self.s.decay_exempt_importance or m.kind == "semantic"
+            decay = 1.0 if exempt else 0.5 ** (age_days / self.s.half_life_days)
+            importance = 0.85 + 0.3 * m.importance  # 0.85 .. 1.15
+            usage = 1.0 + 0.05 * math.log1p(m.access_count)
+            base = (0.55 * rrf_norm + 0.45 * relevance) * (0.75 + 0.25 * decay) * importance * usage
+            if m.status != Status.active:
+                base *= 0.8  # history is shown when asked for, below the current value
+            c.raw["cosine"] = cos
+            c.factors = {"rrf": rrf_norm, "relevance": relevance, "vector_relevance": vec_rel,
+                         "term_coverage": coverage, "decay": decay, "importance": importance, "usage": usage}
+            c.score = base
+        self._neighbours(cands)
+
+    def _neighbours(self, cands: list[Candidate]) -> None:
+        """A turn's meaning often lives next to it (the question before the answer): adjacent turns of one
+        session that were both retrieved lend each other part of their score."""
+        w = self.s.neighbour_weight
+        if not w:
+            return
+        pos = {(c.memory.session_id, c.memory.seq): c for c in cands if c.memory.session_id}
+        base = {id(c): c.score for c in cands}
+        for c in cands:
+            if not c.memory.session_id:
+                continue
+            near = [pos.get((c.memory.session_id, c.memory.seq + d)) for d in (-1, 1)]
+            best = max((base[id(n)] for n in near if n is not None), default=0.0)
+            if best:
+                c.factors["neighbour"] = w * best
+                c.score += w * best
+                # Relevance spreads too: a short answer turn is relevant when its question turn is.
+                nrel = max(n.factors["relevance"] for n in near if n is not None)
+                c.factors["relevance"] = max(c.factors["relevance"], 0.8 * nrel)
+
+    def _rerank(self, query: str, ordered: list[Candidate]) -> None:
+        head = ordered[:20]
+        scores = self.reranker.scores(query, [c.memory.content for c in head])
+        for c, s in zip(head, scores, strict=True):
+            c.factors["rerank"] = s
+            c.score = 0.5 * c.score + 0.5 * s
+        head.sort(key=lambda c: c.score, reverse=True)
+        ordered[:20] = head
+
+
+def _dedup(cands: list[Candidate]) -> list[Candidate]:
+    seen: set[str] = set()
+    out = []
+    for c in cands:
+        h = content_hash(c.memory.content)
+        if h not in seen:
+            seen.add(h)
+            out.append(c)
+    return out
+
+
+def _why(c: Candidate) -> str:
+    parts = [f"{ch} rank {r}" for ch, r in sorted(c.ranks.items())]
+    if "neighbour" in c.factors:
+        parts.append("adjacent turn also matched")
+    if c.factors["decay"] < 0.99:
+        parts.append(f"time decay {c.factors['decay']:.2f}")
+    parts.append(f"relevance {c.factors['relevance']:.2f}")
+    return "; ".join(parts)
+
+
+def _public(c: Candidate) -> MemoryPublic:
+    m = c.memory
+    return MemoryPublic(
+        id=m.id, content=m.content, kind=m.kind, score=round(c.score, 4), occurred_at=m.occurred_at,
+        stored_at=m.stored_at, tags=m.tags, entities=m.entities, importance=m.importance, confidence=m.confidence,
+        source=m.source, session_id=m.session_id, metadata=m.metadata, status=m.status, supersedes=m.supersedes,
+        superseded_by=m.superseded_by, source_ids=m.source_ids,
+    )

@@ -1,0 +1,176 @@
+"""The memory service: validation at the edge, writes through the queue, reads through the retriever.
+`build_service(settings)` is the one place where adapters are created and wired."""
+
+import logging
+import threading
+from collections import Counter
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from .config import Settings
+from .embed import Embedder, make_embedder
+from .errors import InvalidInput, LimitExceeded
+from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
+from .namespaces import validate_namespace
+from .retrieval.recall import Retriever
+from .retrieval.rerank import make_reranker
+from .storage.lance import LanceStore
+from .text import normalize
+from .writer.messages import FeedbackOp, ForgetOp, PreparedItem, StoreOp, TouchOp, WriteOp, idempotency_key, memory_id
+from .writer.queue import InProcessQueue, SqsQueue, WriteQueue
+from .writer.writer import StoreOutcome, Writer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Counters:
+    """Process-local operational counters, read by /metrics and stats."""
+
+    recalls: int = 0
+    recall_hits: int = 0
+    stored: int = 0
+    deduplicated: int = 0
+    superseded: int = 0
+    feedback: Counter = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, **kw: int) -> None:
+        with self.lock:
+            for k, v in kw.items():
+                setattr(self, k, getattr(self, k) + v)
+
+
+class MemoryService:
+    def __init__(self, settings: Settings, store: LanceStore, embedder: Embedder, queue: WriteQueue,
+                 writer: Writer, retriever: Retriever) -> None:
+        self.settings = settings
+        self.store = store
+        self.embedder = embedder
+        self.queue = queue
+        self.writer = writer
+        self.retriever = retriever
+        self.counters = Counters()
+
+    # ------------------------------------------------------------------ store
+    def store_memories(self, req: StoreRequest, timeout_s: float = 120.0) -> StoreResult:
+        """Validate, fix ids, enqueue. With `wait`, return once the items are visible to recall.
+
+        Raises:
+            InvalidInput / LimitExceeded: nothing is queued.
+        """
+        s = self.settings
+        if len(req.items) > s.max_items_per_store:
+            raise LimitExceeded(f"at most {s.max_items_per_store} items per store call")
+        now = utcnow()
+        prepared = [self._prepare(req.namespace, item, now) for item in req.items]
+        fut = self.queue.submit(StoreOp(namespace=req.namespace, items=prepared))
+        ids = [p.id for p in prepared]
+        if not req.wait or fut is None:
+            if req.wait:
+                self._wait_visible(req.namespace, ids, timeout_s)
+                return StoreResult(ids=ids, status="committed", stored=len(ids))
+            return StoreResult(ids=ids, status="queued")
+        out: StoreOutcome = fut.result(timeout=timeout_s)
+        self.counters.add(stored=out.stored, deduplicated=out.deduplicated, superseded=out.superseded)
+        return StoreResult(ids=ids, status="committed", stored=out.stored, deduplicated=out.deduplicated,
+                           superseded=out.superseded, duplicates_of=out.duplicates_of)
+
+    def _prepare(self, namespace: str, item: MemoryCreate, now) -> PreparedItem:
+        s = self.settings
+        content = normalize(item.content)
+        if not content:
+            raise InvalidInput("content is empty after normalisation")
+        if len(content) > s.max_content_chars:
+            raise LimitExceeded(f"content longer than {s.max_content_chars} characters")
+        if len(str(item.metadata).encode()) > s.max_metadata_bytes:
+            raise LimitExceeded(f"metadata larger than {s.max_metadata_bytes} bytes")
+        if item.kind == Kind.working and not item.session_id:
+            raise InvalidInput("working memory needs a session_id")
+        idem = idempotency_key(namespace, item)
+        return PreparedItem(**item.model_dump(exclude={"occurred_at", "content"}), content=content,
+                            occurred_at=item.occurred_at or now, stored_at=now, idem_key=idem, id=memory_id(idem))
+
+    def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
+        """Remote writer: poll the event log until every id is recorded."""
+        import time
+
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if len(self.store.events(namespace, lambda w: w.ids(ids))) == len(set(ids)):
+                return
+            time.sleep(0.2)
+        raise TimeoutError("store not visible before the timeout; it stays queued and will be applied")
+
+    # ------------------------------------------------------------------ recall
+    def recall(self, q: RecallQuery) -> RecallResult:
+        if q.top_k > self.settings.max_top_k:
+            raise LimitExceeded(f"top_k is at most {self.settings.max_top_k}")
+        result, ids = self.retriever.recall(q)
+        self.counters.add(recalls=1, recall_hits=0 if result.missing else 1)
+        if ids:
+            self.queue.submit(TouchOp(namespace=q.namespace, ids=ids, at=utcnow()))
+        return result
+
+    # ------------------------------------------------------------------ feedback, forget
+    def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict:
+        validate_namespace(namespace)
+        res = self._run(FeedbackOp(namespace=namespace, id=memory_id, useful=useful, at=utcnow()))
+        self.counters.feedback["useful" if useful else "not_useful"] += 1
+        return res or {"queued": True}
+
+    def forget(self, namespace: str, ids: list[str], purge: bool = False) -> dict:
+        validate_namespace(namespace)
+        if not ids:
+            raise InvalidInput("give the ids to forget")
+        return self._run(ForgetOp(namespace=namespace, ids=ids, purge=purge, at=utcnow())) or {"queued": True}
+
+    def _run(self, op: WriteOp, timeout_s: float = 120.0):
+        fut: Future | None = self.queue.submit(op)
+        return fut.result(timeout=timeout_s) if fut is not None else None
+
+    # ------------------------------------------------------------------ stats
+    def stats(self, namespace: str) -> dict:
+        validate_namespace(namespace)
+        return {
+            "namespace": namespace,
+            "memories": self.store.status_counts(namespace),
+            "events": self.store.count(namespace, table="events"),
+            "archived": self.store.count(namespace, table="cold"),
+            "embedder": self.embedder.model_id,
+            "queue_depth": self.queue.depth(),
+        }
+
+    def flush(self) -> None:
+        """Block until everything queued so far is applied (embedded mode)."""
+        fut = self.queue.submit(TouchOp(namespace="_flush", ids=[], at=utcnow()))
+        if fut is not None:
+            fut.result(timeout=300)
+
+    def close(self) -> None:
+        self.queue.close()
+
+
+def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
+    return LanceStore(settings.store_uri, model_id=embedder.model_id, dim=embedder.dim,
+                      storage_options=settings.storage_options(), commit_retries=settings.commit_retries,
+                      read_consistency=timedelta(0))
+
+
+def build_service(settings: Settings | None = None, *, queue: WriteQueue | None = None) -> MemoryService:
+    """Create every adapter from settings. Tests pass settings (or a queue) in; nothing reads globals."""
+    settings = settings or Settings()
+    embedder = make_embedder(settings.embedder, settings.embed_threads)
+    store = build_store(settings, embedder)
+    writer = Writer(store, embedder, dedup_threshold=settings.dedup_threshold,
+                    working_turns=settings.working_memory_turns, embed_batch_size=settings.embed_batch_size)
+    if queue is None:
+        if settings.queue == "sqs":
+            if not settings.store_queue_url:
+                raise InvalidInput("queue=sqs needs HINDSIGHT_STORE_QUEUE_URL")
+            queue = SqsQueue(settings.store_queue_url)
+        else:
+            queue = InProcessQueue(writer, max_items=settings.batch_max_items, window_ms=settings.batch_window_ms)
+    retriever = Retriever(store, embedder, settings, make_reranker(settings.reranker))
+    return MemoryService(settings, store, embedder, queue, writer, retriever)

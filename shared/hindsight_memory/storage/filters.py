@@ -1,0 +1,89 @@
+"""Builds LanceDB filter expressions from validated parts only.
+
+No user text is ever pasted into a filter: namespaces pass a strict pattern, labels (tags, entities, session ids,
+idempotency keys) are compared as hex digests we computed, ids must look like our ids, enums are checked against
+their members and times are formatted by us. Anything else raises before a query is built.
+"""
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+from enum import StrEnum
+
+from ..errors import InvalidInput
+from ..models import as_utc
+from ..namespaces import validate_namespace
+
+_HEX = re.compile(r"^[0-9a-f]{8,64}$")
+_ID = re.compile(r"^[0-9a-f]{32}$")
+_COLUMN = re.compile(r"^[a-z_]{1,32}$")
+
+
+def _col(name: str) -> str:
+    if not _COLUMN.fullmatch(name):
+        raise ValueError(f"bad column name {name!r}")
+    return name
+
+
+def _hex_list(values: Iterable[str], pattern: re.Pattern[str] = _HEX) -> str:
+    vals = list(values)
+    for v in vals:
+        if not isinstance(v, str) or not pattern.fullmatch(v):
+            raise InvalidInput("malformed id or key")
+    return ", ".join(f"'{v}'" for v in vals)
+
+
+class Where:
+    """An AND of clauses, always starting with the namespace (or a namespace subtree)."""
+
+    def __init__(self, namespace: str, *, subtree: bool = False) -> None:
+        ns = validate_namespace(namespace)
+        if subtree:
+            self._clauses = [f"(namespace = '{ns}' OR starts_with(namespace, '{ns}/'))"]
+        else:
+            self._clauses = [f"namespace = '{ns}'"]
+
+    @classmethod
+    def all_namespaces(cls) -> "Where":
+        """Only for tenant-wide maintenance (compaction, export of everything); never for a request path."""
+        w = cls.__new__(cls)
+        w._clauses = ["true"]
+        return w
+
+    def ids(self, ids: Iterable[str], column: str = "id") -> "Where":
+        vals = list(ids)
+        self._clauses.append(f"{_col(column)} IN ({_hex_list(vals, _ID)})" if vals else "false")
+        return self
+
+    def keys_in(self, column: str, keys: Iterable[str]) -> "Where":
+        vals = list(keys)
+        self._clauses.append(f"{_col(column)} IN ({_hex_list(vals)})" if vals else "false")
+        return self
+
+    def any_key(self, column: str, keys: Iterable[str]) -> "Where":
+        """List column shares at least one of `keys`."""
+        vals = list(keys)
+        self._clauses.append(f"array_has_any({_col(column)}, [{_hex_list(vals)}])" if vals else "false")
+        return self
+
+    def enum_in(self, column: str, values: Iterable[StrEnum]) -> "Where":
+        vals = [StrEnum.__str__(v) for v in values]
+        for v in vals:
+            if not re.fullmatch(r"[a-z_]{1,32}", v):
+                raise InvalidInput("malformed enum value")
+        self._clauses.append(f"{_col(column)} IN ({', '.join(repr(v) for v in vals)})" if vals else "false")
+        return self
+
+    def time(self, column: str, op: str, value: datetime) -> "Where":
+        if op not in (">=", "<", "<=", ">"):
+            raise ValueError(op)
+        stamp = as_utc(value).strftime("%Y-%m-%d %H:%M:%S.%f")
+        self._clauses.append(f"{_col(column)} {op} TIMESTAMP '{stamp}'")
+        return self
+
+    def int_between(self, column: str, low: int, high: int) -> "Where":
+        self._clauses.append(f"{_col(column)} >= {int(low)} AND {_col(column)} <= {int(high)}")
+        return self
+
+    def __str__(self) -> str:
+        return " AND ".join(self._clauses)

@@ -1,0 +1,163 @@
+"""Arrow schemas of the LanceDB tables and the conversions between rows and models. Nothing outside
+the storage package sees these column names."""
+
+import json
+from datetime import datetime
+from typing import Any
+
+import pyarrow as pa
+
+from ..models import Kind, Memory, Source, Status, as_utc
+from ..text import content_hash, fts_text, key
+
+TS = pa.timestamp("us", tz="UTC")
+STR_LIST = pa.list_(pa.string())
+
+MODEL_KEY = b"hindsight.embed_model"
+DIM_KEY = b"hindsight.embed_dim"
+
+
+def memory_schema(dim: int, model_id: str) -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False),
+            pa.field("namespace", pa.string(), nullable=False),
+            pa.field("kind", pa.string()),
+            pa.field("status", pa.string()),
+            pa.field("content", pa.string()),
+            pa.field("context", pa.string()),
+            pa.field("search_text", pa.string()),  # content + context, Chinese segmented: the FTS column
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+            pa.field("occurred_at", TS),
+            pa.field("stored_at", TS),
+            pa.field("updated_at", TS),
+            pa.field("session_id", pa.string()),
+            pa.field("session_key", pa.string()),
+            pa.field("seq", pa.int64()),
+            pa.field("tags", STR_LIST),
+            pa.field("tag_keys", STR_LIST),
+            pa.field("entities", STR_LIST),
+            pa.field("entity_keys", STR_LIST),
+            pa.field("importance", pa.float32()),
+            pa.field("confidence", pa.float32()),
+            pa.field("source", pa.string()),
+            pa.field("supersedes", pa.string()),
+            pa.field("superseded_by", pa.string()),
+            pa.field("access_count", pa.int64()),
+            pa.field("last_accessed_at", TS),
+            pa.field("seen_count", pa.int64()),
+            pa.field("last_seen_at", TS),
+            pa.field("last_confirmed_at", TS),
+            pa.field("metadata", pa.string()),
+            pa.field("source_ids", STR_LIST),
+            pa.field("slot", pa.string()),
+            pa.field("slot_key", pa.string()),
+            pa.field("content_hash", pa.string()),
+            pa.field("embed_model", pa.string()),
+            pa.field("tier", pa.string()),
+        ],
+        metadata={MODEL_KEY: model_id.encode(), DIM_KEY: str(dim).encode()},
+    )
+
+
+EVENT_SCHEMA = pa.schema(
+    [
+        pa.field("id", pa.string(), nullable=False),
+        pa.field("namespace", pa.string(), nullable=False),
+        pa.field("session_id", pa.string()),
+        pa.field("session_key", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("content", pa.string()),
+        pa.field("context", pa.string()),
+        pa.field("occurred_at", TS),
+        pa.field("stored_at", TS),
+        pa.field("source", pa.string()),
+        pa.field("tags", STR_LIST),
+        pa.field("entities", STR_LIST),
+        pa.field("importance", pa.float32()),
+        pa.field("metadata", pa.string()),
+        pa.field("idem_key", pa.string()),
+        pa.field("memory_id", pa.string()),  # the memory this event became or was merged into
+    ]
+)
+
+
+def _opt(v: str | None) -> str:
+    return v or ""
+
+
+def memory_to_row(m: Memory, vector: Any) -> dict[str, Any]:
+    return {
+        "id": m.id,
+        "namespace": m.namespace,
+        "kind": m.kind.value,
+        "status": m.status.value,
+        "content": m.content,
+        "context": m.context,
+        "search_text": fts_text(f"{m.content}\n{m.context}" if m.context else m.content),
+        "vector": vector,
+        "occurred_at": m.occurred_at,
+        "stored_at": m.stored_at,
+        "updated_at": m.updated_at,
+        "session_id": _opt(m.session_id),
+        "session_key": key(m.session_id) if m.session_id else "",
+        "seq": m.seq,
+        "tags": m.tags,
+        "tag_keys": [key(t) for t in m.tags],
+        "entities": m.entities,
+        "entity_keys": [key(e) for e in m.entities],
+        "importance": m.importance,
+        "confidence": m.confidence,
+        "source": m.source.value,
+        "supersedes": _opt(m.supersedes),
+        "superseded_by": _opt(m.superseded_by),
+        "access_count": m.access_count,
+        "last_accessed_at": m.last_accessed_at,
+        "seen_count": m.seen_count,
+        "last_seen_at": m.last_seen_at,
+        "last_confirmed_at": m.last_confirmed_at,
+        "metadata": json.dumps(m.metadata, ensure_ascii=False, separators=(",", ":")),
+        "source_ids": m.source_ids,
+        "slot": _opt(m.slot),
+        "slot_key": key(m.slot) if m.slot else "",
+        "content_hash": content_hash(m.content),
+        "embed_model": m.embed_model,
+        "tier": m.tier,
+    }
+
+
+def _ts(v: Any) -> datetime | None:
+    return as_utc(v) if v is not None else None
+
+
+def row_to_memory(r: dict[str, Any]) -> Memory:
+    return Memory(
+        id=r["id"],
+        namespace=r["namespace"],
+        kind=Kind(r["kind"]),
+        status=Status(r["status"]),
+        content=r["content"],
+        context=r.get("context") or "",
+        occurred_at=_ts(r["occurred_at"]),
+        stored_at=_ts(r["stored_at"]),
+        updated_at=_ts(r["updated_at"]),
+        session_id=r.get("session_id") or None,
+        seq=r.get("seq") or 0,
+        tags=list(r.get("tags") or []),
+        entities=list(r.get("entities") or []),
+        importance=float(r.get("importance") or 0.0),
+        confidence=float(r["confidence"]) if r.get("confidence") is not None else 1.0,
+        source=Source(r["source"]),
+        supersedes=r.get("supersedes") or None,
+        superseded_by=r.get("superseded_by") or None,
+        access_count=r.get("access_count") or 0,
+        last_accessed_at=_ts(r.get("last_accessed_at")),
+        seen_count=r.get("seen_count") or 1,
+        last_seen_at=_ts(r.get("last_seen_at")),
+        last_confirmed_at=_ts(r.get("last_confirmed_at")),
+        metadata=json.loads(r.get("metadata") or "{}"),
+        source_ids=list(r.get("source_ids") or []),
+        slot=r.get("slot") or None,
+        embed_model=r.get("embed_model") or "",
+        tier=r.get("tier") or "hot",
+    )

@@ -1,0 +1,114 @@
+"""Text handling shared by store and recall: normalisation, FTS tokens (with Chinese segmentation), slots."""
+
+import hashlib
+import logging
+import re
+import unicodedata
+from functools import lru_cache
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_WS = re.compile(r"\s+")
+_NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being it its this that
+    these those i me my we our you your he she they them his her their what which who whom when where why how
+    do does did have has had not no so than too very can could should would will shall may might must about
+    into over after before again there here all any both each few more most other some such only own same just
+    tell say said know remember recall please any anything something me us 的 了 是 我 你 他 她 在 吗 呢 吧 啊
+    什么 哪 哪里 哪个 怎么 多少 和 与 也 都 就 还 要 说 过 个""".split()
+)
+
+
+def normalize(text: str) -> str:
+    """Unicode NFKC, collapsed whitespace: what gets embedded, hashed and indexed."""
+    return _WS.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(normalize(text).casefold().encode()).hexdigest()[:32]
+
+
+def key(value: str) -> str:
+    """A stable hex digest of a user label (tag, entity, session). Filters compare digests, never raw text."""
+    return hashlib.sha256(normalize(value).casefold().encode()).hexdigest()[:24]
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+def _segment_cjk(run: str) -> list[str]:
+    return [w for w in _jieba().cut_for_search(run) if w.strip()]
+
+
+def fts_text(text: str) -> str:
+    """Text for the full-text index: Chinese runs segmented into space-separated words (LanceDB's tokenizer
+    would otherwise treat a whole run of Chinese characters as one token)."""
+    text = normalize(text)
+    if not has_cjk(text):
+        return text
+    return _CJK_RUN.sub(lambda m: " " + " ".join(_segment_cjk(m.group())) + " ", text).strip()
+
+
+def terms(text: str) -> list[str]:
+    """Content words of a text (lowercased, stopwords out), in order: used for lexical coverage."""
+    words = _WORD.findall(fts_text(text).casefold())
+    return [w for w in words if w not in STOPWORDS and (len(w) > 1 or has_cjk(w))]
+
+
+def value_tokens(text: str) -> frozenset[str]:
+    """Numbers and number-like values: two texts that differ only here state different facts."""
+    return frozenset(_NUMBER.findall(normalize(text)))
+
+
+# --- fact slots: "the user's budget is 5000" -> slot "budget". A new value for a slot supersedes the old one.
+_FILLER = re.compile(
+    r"^(?:actually|update|correction|note|fyi|now|so|ok(?:ay)?|well|also|btw|by the way|remember that|"
+    r"please remember(?: that)?|更正|更新|注意|其实|现在|另外)[\s,:：，]*",
+    re.IGNORECASE,
+)
+_OWNER = re.compile(
+    r"^(?:the\s+)?(?:user's|users'|user|my|our|his|her|their|your|the|我的|我们的|用户的|他的|她的|你的|我|用户)\s*",
+    re.IGNORECASE,
+)
+_EN_COPULA = re.compile(
+    r"^(?P<subj>[^,.;!?]{2,60}?)\s+(?:is now|are now|has changed to|changed to|was changed to|is changed to|"
+    r"has been (?:changed|moved|updated|set) to|(?:was |were |has been )?(?:moved|updated|set|switched) to|"
+    r"is|are|=|equals)\s+(?P<val>.+)$",
+    re.IGNORECASE,
+)
+_EN_COLON = re.compile(r"^(?P<subj>[^,.;!?:]{2,40}):\s*(?P<val>.+)$")
+_ZH_COPULA = re.compile(r"^(?P<subj>[^，。；！？]{1,20}?)(?:现在是|现在为|改为|改成|变成|变为|调整为|更新为|是|为|：|:)(?P<val>.+)$")
+_SLOT_TRAILING = re.compile(r"\b(?:now|currently|still|also|actually)$", re.IGNORECASE)
+
+
+def extract_slot(text: str) -> str | None:
+    """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
+    t = normalize(text)
+    first = re.split(r"(?<=[.!?。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
+    first = _FILLER.sub("", first)
+    m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
+    if not m:
+        return None
+    subj = _SLOT_TRAILING.sub("", m.group("subj").strip()).strip()
+    subj = _OWNER.sub("", subj).strip().casefold()
+    if not subj or subj in STOPWORDS or len(subj) > 40:
+        return None
+    # Pronoun subjects ("it is", "that was") say nothing about which fact they set.
+    if subj in {"it", "this", "that", "there", "he", "she", "they", "i", "we", "you", "这", "那", "它"}:
+        return None
+    if len(subj.split()) > 5:
+        return None
+    return subj

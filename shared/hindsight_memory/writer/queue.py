@@ -1,0 +1,122 @@
+"""Write queues. Callers submit operations; one writer applies them in batches.
+
+`InProcessQueue` (embedded mode) runs the writer on a thread of this process. `SqsQueue` (serverless) sends the
+same messages to SQS, where the store function is the single consumer. Both carry the same JSON messages."""
+
+import logging
+import queue
+import threading
+import time
+from abc import ABC, abstractmethod
+from concurrent.futures import Future
+from typing import Any
+
+from .messages import OPS, WriteOp
+from .writer import Writer
+
+log = logging.getLogger(__name__)
+
+
+class WriteQueue(ABC):
+    @abstractmethod
+    def submit(self, op: WriteOp) -> Future | None:
+        """Enqueue; a Future resolves with the op's outcome when this queue can tell (in-process), else None."""
+
+    def depth(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        """Flush what is queued and stop."""
+
+
+class InProcessQueue(WriteQueue):
+    """Group commit on a background thread: drain up to `max_items` ops or wait `window_ms`, apply, resolve."""
+
+    def __init__(self, writer: Writer, *, max_items: int = 256, window_ms: int = 20) -> None:
+        self.writer = writer
+        self._q: queue.Queue[tuple[WriteOp, Future] | None] = queue.Queue()
+        self._max = max_items
+        self._window = window_ms / 1000
+        self._thread = threading.Thread(target=self._run, name="hindsight-writer", daemon=True)
+        self._closed = False
+        self._thread.start()
+
+    def submit(self, op: WriteOp) -> Future:
+        if self._closed:
+            raise RuntimeError("write queue is closed")
+        fut: Future = Future()
+        self._q.put((op, fut))
+        return fut
+
+    def depth(self) -> int:
+        return self._q.qsize()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._q.put(None)
+            self._thread.join(timeout=60)
+
+    def _run(self) -> None:
+        while True:
+            first = self._q.get()
+            if first is None:
+                return
+            batch = [first]
+            deadline = time.monotonic() + self._window
+            stop = False
+            while len(batch) < self._max:
+                try:
+                    nxt = self._q.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._apply(batch)
+            if stop:
+                return
+
+    def _apply(self, batch: list[tuple[WriteOp, Future]]) -> None:
+        try:
+            results = self.writer.apply([op for op, _ in batch])
+        except Exception:
+            # One bad op must not fail its neighbours: retry one by one, failing only what fails alone.
+            log.exception("batch commit failed; applying ops one by one")
+            for op, fut in batch:
+                try:
+                    fut.set_result(self.writer.apply([op])[0])
+                except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
+                    fut.set_exception(exc)
+            return
+        for (_, fut), res in zip(batch, results, strict=True):
+            fut.set_result(res)
+
+
+class SqsQueue(WriteQueue):
+    """Sends ops to the tenant's store queue; the store function (one consumer) applies them."""
+
+    def __init__(self, queue_url: str, client: Any = None) -> None:
+        import boto3
+
+        self.url = queue_url
+        self._sqs = client or boto3.client("sqs")
+
+    def submit(self, op: WriteOp) -> None:
+        self._sqs.send_message(QueueUrl=self.url, MessageBody=encode(op))
+        return None
+
+    def depth(self) -> int:
+        attrs = self._sqs.get_queue_attributes(QueueUrl=self.url, AttributeNames=["ApproximateNumberOfMessages"])
+        return int(attrs["Attributes"]["ApproximateNumberOfMessages"])
+
+
+def encode(op: WriteOp) -> str:
+    return OPS.dump_json(op).decode()
+
+
+def decode(body: str | bytes) -> WriteOp:
+    return OPS.validate_json(body)
+
+
