@@ -98,7 +98,7 @@ class MemoryService:
 
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            if len(self.store.events(namespace, lambda w: w.ids(ids))) == len(set(ids)):
+            if len(self.store.find_events(namespace, lambda w: w.ids(ids))) == len(set(ids)):
                 return
             time.sleep(0.2)
         raise TimeoutError("store not visible before the timeout; it stays queued and will be applied")

@@ -25,7 +25,7 @@ def forget(store: LanceStore, op: ForgetOp) -> dict:
         purged |= frontier
     for table in (MEMORIES, COLD):
         store.delete(ns, purged, table=table)
-    event_ids = {e["id"] for e in store.events(ns, lambda w: w.ids(purged, column="memory_id"))} | purged
+    event_ids = {e["id"] for e in store.find_events(ns, lambda w: w.ids(purged, column="memory_id"))} | purged
     store.delete(ns, event_ids, table=EVENTS)
     store.prune_versions(timedelta(0))
     return {"forgotten": 0, "purged": len(purged)}
@@ -33,7 +33,7 @@ def forget(store: LanceStore, op: ForgetOp) -> dict:
 
 def _resolve(store: LanceStore, ns: str, ids: list[str]) -> list[str]:
     """An id from a store acknowledgement may have been merged into another memory: follow it."""
-    rows = store.events(ns, lambda w: w.ids(ids))
+    rows = store.find_events(ns, lambda w: w.ids(ids))
     return sorted(set(ids) | {r["memory_id"] for r in rows if r.get("memory_id")})
 
 

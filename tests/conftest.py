@@ -1,0 +1,49 @@
+"""Shared fixtures: settings on a local folder or on emulated S3, and a service built from them."""
+
+import os
+
+import pytest
+
+from hindsight_memory.config import Settings
+from hindsight_memory.service import build_service
+from tests.support.moto import moto_server, new_bucket
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint():
+    with moto_server() as endpoint:
+        yield endpoint
+
+
+@pytest.fixture(params=["local", "s3"])
+def backend(request, tmp_path):
+    """Settings factory for both storage backends: the same test runs on a folder and on emulated S3."""
+
+    def make(**overrides) -> Settings:
+        if request.param == "local":
+            uri = str(tmp_path / "data")
+            extra = {}
+        else:
+            endpoint = request.getfixturevalue("s3_endpoint")
+            uri = f"s3://{new_bucket(endpoint)}/tables"
+            extra = {"s3_endpoint": endpoint}
+        return Settings(store_uri=uri, embedder="hashing", **extra, **overrides)
+
+    make.kind = request.param
+    return make
+
+
+@pytest.fixture
+def service(backend):
+    svc = build_service(backend())
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def local_service(tmp_path):
+    svc = build_service(Settings(store_uri=str(tmp_path / "data"), embedder="hashing"))
+    yield svc
+    svc.close()
