@@ -1,0 +1,38 @@
+"""Text handling: normalisation, Chinese segmentation for BM25, fact slots."""
+
+import pytest
+
+from hindsight_memory.text import extract_slot, fts_text, key, normalize, value_tokens
+
+
+def test_normalize_folds_width_and_whitespace():
+    assert normalize("  Ｈello\u3000 world \n") == "Hello world"
+
+
+def test_chinese_runs_are_segmented_into_words_for_full_text_search():
+    assert "故宫" in fts_text("我上周去了北京的故宫").split()
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("The user's budget is 5000", "budget"),
+        ("Actually, my budget is now 8000", "budget"),
+        ("Budget changed to 9000 dollars", "budget"),
+        ("favorite color: blue", "favorite color"),
+        ("用户的预算是5000", "预算"),
+        ("预算改为8000", "预算"),
+        ("It is raining", None),
+        ("I went to the park", None),
+    ],
+)
+def test_fact_slots(text, slot):
+    assert extract_slot(text) == slot
+
+
+def test_keys_are_case_and_space_insensitive_digests():
+    assert key("Node 7") == key("  node   7 ") and len(key("x")) == 24
+
+
+def test_value_tokens_capture_numbers_and_times():
+    assert value_tokens("flight UA 1234 at 10:30") == {"1234", "10:30"}

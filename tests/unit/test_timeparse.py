@@ -1,0 +1,47 @@
+"""Time expressions in English and Chinese become windows relative to the request's `now`."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from hindsight_memory.timeparse import parse_time_window
+
+NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)  # a Sunday
+
+
+@pytest.mark.parametrize(
+    ("query", "since", "until"),
+    [
+        ("what did I eat yesterday", "2026-11-28", "2026-11-29"),
+        ("我昨天吃了什么", "2026-11-28", "2026-11-29"),
+        ("plans from last week", "2026-11-16", "2026-11-23"),
+        ("上周我说要做什么菜", "2026-11-16", "2026-11-23"),
+        ("上个星期的会议", "2026-11-16", "2026-11-23"),
+        ("what happened in March", "2026-03-01", "2026-04-01"),
+        ("三月份去了哪里", "2026-03-01", "2026-04-01"),
+        ("3月的预算", "2026-03-01", "2026-04-01"),
+        ("three days ago I said", "2026-11-26", "2026-11-27"),
+        ("三天前", "2026-11-26", "2026-11-27"),
+        ("the day before yesterday", "2026-11-27", "2026-11-28"),
+        ("前天的事", "2026-11-27", "2026-11-28"),
+        ("last weekend", "2026-11-21", "2026-11-23"),
+        ("last month's invoice", "2026-10-01", "2026-11-01"),
+        ("上个月的发票", "2026-10-01", "2026-11-01"),
+        ("in December", "2025-12-01", "2026-01-01"),
+        ("today", "2026-11-29", "2026-11-30"),
+    ],
+)
+def test_expression_becomes_its_window(query, since, until):
+    w = parse_time_window(query, NOW)
+    assert w is not None
+    assert (w.since.date().isoformat(), w.until.date().isoformat()) == (since, until)
+
+
+@pytest.mark.parametrize("query", ["what is my budget", "may I ask about the dog", "用户的预算是多少", "March of the penguins"])
+def test_queries_without_a_time_expression_have_no_window(query):
+    assert parse_time_window(query, NOW) is None
+
+
+def test_weeks_ago_is_a_window_around_that_time_because_people_round():
+    w = parse_time_window("two weeks ago", NOW)
+    assert w.since < datetime(2026, 11, 15, tzinfo=UTC) < w.until
