@@ -11,10 +11,14 @@ from abc import ABC, abstractmethod
 from concurrent.futures import Future
 from typing import Any
 
-from .messages import OPS, WriteOp
+from ..errors import LimitExceeded
+from .messages import OPS, StoreOp, WriteOp
 from .writer import Writer
 
 log = logging.getLogger(__name__)
+
+# A queue's default MaximumMessageSize (AWS allows raising it to 1 MiB; 256 KiB works on every queue).
+SQS_MAX_MESSAGE_BYTES = 262_144
 
 
 class WriteQueue(ABC):
@@ -97,14 +101,16 @@ class InProcessQueue(WriteQueue):
 class SqsQueue(WriteQueue):
     """Sends ops to the tenant's store queue; the store function (one consumer) applies them."""
 
-    def __init__(self, queue_url: str, client: Any = None) -> None:
+    def __init__(self, queue_url: str, client: Any = None, *, max_message_bytes: int = SQS_MAX_MESSAGE_BYTES) -> None:
         import boto3
 
         self.url = queue_url
         self._sqs = client or boto3.client("sqs")
+        self._max_bytes = max_message_bytes
 
     def submit(self, op: WriteOp) -> None:
-        self._sqs.send_message(QueueUrl=self.url, MessageBody=encode(op))
+        for body in split_encode(op, self._max_bytes):
+            self._sqs.send_message(QueueUrl=self.url, MessageBody=body)
         return None
 
     def depth(self) -> int:
@@ -114,6 +120,23 @@ class SqsQueue(WriteQueue):
 
 def encode(op: WriteOp) -> str:
     return OPS.dump_json(op).decode()
+
+
+def split_encode(op: WriteOp, max_bytes: int = SQS_MAX_MESSAGE_BYTES) -> list[str]:
+    """Encode `op` as one message, or a store op as several whose items together are the original items.
+    Each item keeps its own id and idempotency key, so the parts commit independently and idempotently.
+
+    Raises:
+        LimitExceeded: a single item (or a non-store op) does not fit in one message.
+    """
+    body = encode(op)
+    if len(body.encode()) <= max_bytes:
+        return [body]
+    if not isinstance(op, StoreOp) or len(op.items) < 2:
+        raise LimitExceeded(f"a {op.op} message of {len(body.encode())} bytes exceeds the queue limit of {max_bytes}")
+    half = len(op.items) // 2
+    return [part for items in (op.items[:half], op.items[half:])
+            for part in split_encode(op.model_copy(update={"items": items}), max_bytes)]
 
 
 def decode(body: str | bytes) -> WriteOp:

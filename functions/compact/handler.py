@@ -1,0 +1,11 @@
+"""Compact function: scheduled compaction and cold-tier moves ({"task": "compact"})."""
+
+from hindsight_memory.config import Settings
+from hindsight_memory.serverless import tasks
+from hindsight_memory.service import build_service
+
+service = build_service(Settings())  # once per cold start
+
+
+def handler(event: dict, context: object) -> dict:
+    return tasks.compact(service, event)

@@ -1,0 +1,11 @@
+"""Recall function, for direct invocation: a RecallQuery as JSON in, a RecallResult out."""
+
+from hindsight_memory.config import Settings
+from hindsight_memory.serverless import tasks
+from hindsight_memory.service import build_service
+
+service = build_service(Settings())  # once per cold start
+
+
+def handler(event: dict, context: object) -> dict:
+    return tasks.recall(service, event)

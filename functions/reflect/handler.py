@@ -1,0 +1,11 @@
+"""Reflect function: reflect-queue batches (task-end, anomaly) and scheduled triggers (periodic, induction)."""
+
+from hindsight_memory.config import Settings
+from hindsight_memory.serverless import tasks
+from hindsight_memory.service import build_service
+
+service = build_service(Settings())  # once per cold start; its writes go through the store queue
+
+
+def handler(event: dict, context: object) -> dict:
+    return tasks.reflect(service, event)
