@@ -3,7 +3,7 @@ with calibrated relevance, time decay, importance, usage and session neighbours.
 padding the answer with noise."""
 
 import math
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -36,7 +36,7 @@ class Retriever:
         self.embedder = embedder
         self.s = settings
         self.reranker = reranker
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="recall")
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall")
 
     def recall(self, q: RecallQuery) -> tuple[RecallResult, list[str]]:
         """The result, and the ids it returned (for usage accounting by the caller)."""
@@ -44,11 +44,13 @@ class Retriever:
         window: TimeWindow | None = None
         if not (q.since or q.until):
             window = parse_time_window(q.query, now)
-        cands, info = self._search(q, now, window)
+        # The query embedding (tens of ms) runs while BM25 searches; a fallback search reuses it.
+        qvec = self._pool.submit(self.embedder.embed_query, q.query)
+        cands, info = self._search(q, now, window, qvec)
         relevant = [c for c in cands if c.factors["relevance"] >= self._min_rel(q)]
         if window is not None and not relevant:
             # The time expression may have misled us ("in March" of a plan, not of an event): try without it.
-            cands, info2 = self._search(q, now, None)
+            cands, info2 = self._search(q, now, None, qvec)
             info["time_window_fallback"] = True
             info["channels"] = info2["channels"]
             relevant = [c for c in cands if c.factors["relevance"] >= self._min_rel(q)]
@@ -93,12 +95,13 @@ class Retriever:
             w.time("occurred_at", "<", until)
         return w
 
-    def _search(self, q: RecallQuery, now: datetime, window: TimeWindow | None) -> tuple[list[Candidate], dict]:
+    def _search(self, q: RecallQuery, now: datetime, window: TimeWindow | None,
+                qvec_future: Future) -> tuple[list[Candidate], dict]:
         where = self._where(q, window)
         n = max(self.s.candidate_pool, q.top_k * 4)
         fts_future = self._pool.submit(self.store.fts_search, q.namespace, fts_text(q.query), where, n) \
             if "fts" in q.channels else None
-        qvec = self.embedder.embed_query(q.query)
+        qvec = qvec_future.result()
         vec_hits = self.store.vector_search(q.namespace, qvec, where, n) if "vector" in q.channels else []
         fts_hits = fts_future.result() if fts_future else []
         if q.include_archived:
