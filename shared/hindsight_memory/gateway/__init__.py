@@ -1,0 +1,1 @@
+"""The gateway: MCP (Streamable HTTP) and REST in front of the memory service, with bearer-token tenancy."""

@@ -1,0 +1,130 @@
+"""One ASGI middleware in front of every route: request id, Host/Origin check, body limit, bearer auth,
+access log and request metrics. Refusals happen here, before any body is parsed."""
+
+import json
+import logging
+import time
+
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import HindsightError
+from .auth import TokenRegistry
+from .logs import new_request_id, request_id
+from .mcp_tools import current_principal
+from .metrics import Metrics
+
+log = logging.getLogger("hindsight.access")
+PROTECTED = ("/mcp", "/v1/")
+ROUTES = {"/mcp", "/health", "/metrics", "/docs", "/openapi.json", "/v1/memories/store", "/v1/memories/recall",
+          "/v1/memories/forget", "/v1/memories/feedback", "/v1/stats"}
+
+
+def error_body(code: str, message: str) -> dict:
+    return {"error": {"code": code, "message": message}}
+
+
+class GatewayMiddleware:
+    def __init__(self, app: ASGIApp, *, tokens: TokenRegistry, security: TransportSecuritySettings,
+                 metrics: Metrics, max_body: int) -> None:
+        self.app, self.tokens, self.metrics, self.max_body = app, tokens, metrics, max_body
+        self.security = TransportSecurityMiddleware(security)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        rid = new_request_id(headers.get("x-request-id"))
+        rid_token = request_id.set(rid)
+        start, status, who = time.perf_counter(), 500, None
+        path = scope.get("path", "")
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", rid.encode())]
+            await send(message)
+
+        try:
+            refusal = self._check_headers(headers)
+            if refusal is None:
+                body, refusal = await self._read_body(headers, receive)
+            if refusal is None and path.startswith(PROTECTED):
+                try:
+                    who = self.tokens.authenticate(headers.get("authorization"))
+                except HindsightError as e:
+                    refusal = (e.status, e.code, str(e))
+            if refusal is not None:
+                await self._refuse(send_with_id, *refusal)
+                return
+            scope.setdefault("state", {})["principal"] = who
+            p_token = current_principal.set(who)
+            try:
+                await self.app(scope, _replay(body, receive), send_with_id)
+            finally:
+                current_principal.reset(p_token)
+        finally:
+            elapsed = time.perf_counter() - start
+            route = path if path in ROUTES else "other"
+            self.metrics.observe_request(route, status, elapsed)
+            log.info("request", extra={"method": scope.get("method"), "route": route, "status": status,
+                                       "ms": round(elapsed * 1000, 1), "tenant": who.tenant if who else None,
+                                       "token": who.name if who else None})
+            request_id.reset(rid_token)
+
+    def _check_headers(self, headers: Headers) -> tuple[int, str, str] | None:
+        s = self.security.settings
+        if not s.enable_dns_rebinding_protection:
+            return None
+        if not self.security._validate_host(headers.get("host")):  # noqa: SLF001 - the SDK's own host matcher
+            return 421, "invalid_host", "Host header not allowed (set HINDSIGHT_ALLOWED_HOSTS)"
+        if not self.security._validate_origin(headers.get("origin")):  # noqa: SLF001
+            return 403, "invalid_origin", "Origin not allowed"
+        return None
+
+    async def _read_body(self, headers: Headers, receive: Receive) -> tuple[bytes, tuple[int, str, str] | None]:
+        """Buffer the body (bounded by max_body) so oversize requests are refused before any parsing."""
+        too_big = (413, "limit_exceeded", f"request body larger than {self.max_body} bytes")
+        declared = headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
+            return b"", too_big if declared.isdigit() else (400, "invalid_input", "bad Content-Length")
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                return b"", too_big
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks), None
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+        body = json.dumps(error_body(code, message)).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        if status == 401:
+            headers.append((b"www-authenticate", b'Bearer realm="hindsight"'))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """Hand the buffered body to the app, then pass through to the server (which reports disconnects)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

@@ -1,0 +1,55 @@
+"""Tenant -> MemoryService: each tenant has its own tables under <store_uri>/<tenant>."""
+
+import threading
+from collections.abc import Callable
+
+from ..config import Settings
+from ..errors import Forbidden
+from ..service import MemoryService, build_service
+from .auth import validate_tenant
+
+
+class TenantRegistry:
+    """Builds one MemoryService per tenant on first use and keeps it for the life of the process."""
+
+    def __init__(self, settings: Settings, *, single_tenant: bool = False,
+                 factory: Callable[[Settings], MemoryService] = build_service) -> None:
+        self.settings = settings
+        # Serverless: one stack per tenant, so a token of any other tenant is refused outright.
+        self.single_tenant = single_tenant
+        self._factory = factory
+        self._services: dict[str, MemoryService] = {}
+        self._lock = threading.Lock()
+
+    def store_uri(self, tenant: str) -> str:
+        # A single-tenant stack's store_uri is already the tenant's own (the worker functions share it).
+        if self.single_tenant:
+            return self.settings.store_uri
+        return f"{self.settings.store_uri.rstrip('/')}/{validate_tenant(tenant)}"
+
+    def get(self, tenant: str) -> MemoryService:
+        """Return the tenant's service, building it on first use.
+
+        Raises:
+            InvalidInput: bad tenant id.  Forbidden: another tenant than this single-tenant stack serves.
+        """
+        validate_tenant(tenant)
+        if self.single_tenant and tenant != self.settings.tenant:
+            raise Forbidden("this deployment serves another tenant")
+        with self._lock:
+            svc = self._services.get(tenant)
+            if svc is None:
+                svc = self._factory(self.settings.model_copy(update={"tenant": tenant,
+                                                                     "store_uri": self.store_uri(tenant)}))
+                self._services[tenant] = svc
+            return svc
+
+    def loaded(self) -> dict[str, MemoryService]:
+        with self._lock:
+            return dict(self._services)
+
+    def close(self) -> None:
+        with self._lock:
+            services, self._services = list(self._services.values()), {}
+        for svc in services:
+            svc.close()
