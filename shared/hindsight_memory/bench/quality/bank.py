@@ -65,7 +65,28 @@ class Bank:
     threads: tuple[tuple[Alternatives, ...], ...]
     vocab: dict[str, Alternatives]  # fills "{name}", "{city}", "{food2}" ... in filler
     acks: Alternatives  # the assistant's reply to a stated fact, never repeating the value
+    replies: Alternatives  # the assistant's reply to a passing remark or question on a fact's topic
     openers: Alternatives  # how the user starts a session
     asides: Alternatives  # glue before a fact said in passing: "Oh, before I forget: "
     when_words: dict[str, str] = field(default_factory=dict)  # "yesterday" -> "昨天"; "month:3" -> "in March"
     joiner: str = " and "
+
+
+def parse_threads(text: str) -> tuple[tuple[Alternatives, ...], ...]:
+    """Filler threads from a compact text: "U:"/"A:" lines alternate, " | " separates alternatives, "---" ends one.
+
+    Raises:
+        ValueError: a thread does not start with the user, does not alternate, or ends with the user.
+    """
+    threads = []
+    for block in text.strip().split("\n---\n"):
+        turns = []
+        for i, line in enumerate(ln.strip() for ln in block.strip().splitlines()):
+            role, _, body = line.partition(": ")
+            if role != ("U" if i % 2 == 0 else "A"):
+                raise ValueError(f"thread turns must alternate U/A starting with U: {line!r}")
+            turns.append(tuple(alt.strip() for alt in body.split(" | ")))
+        if len(turns) % 2:
+            raise ValueError(f"thread must end with the assistant: {block.strip()[:60]!r}")
+        threads.append(tuple(turns))
+    return tuple(threads)
