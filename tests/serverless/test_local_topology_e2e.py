@@ -9,8 +9,8 @@ import time
 import pytest
 
 from hindsight_memory.gateway.auth import create_token
-from hindsight_memory.service import MemoryService
 from hindsight_memory.serverless.local_stack import LocalTopology, TenantStack
+from hindsight_memory.service import MemoryService
 from tests.gateway.conftest import mcp_client
 from tests.support.moto import free_port
 

@@ -5,9 +5,9 @@ import pytest
 from botocore.exceptions import ClientError
 
 from hindsight_memory.errors import LimitExceeded
-from hindsight_memory.service import build_store
 from hindsight_memory.serverless.runner import LocalRunner, QueueSource
 from hindsight_memory.serverless.store import StoreConsumer
+from hindsight_memory.service import build_store
 from hindsight_memory.writer.queue import SqsQueue, encode, split_encode
 from hindsight_memory.writer.writer import Writer
 from tests.serverless.faults import CommitFailingStore, MarkerFailingEmbedder
