@@ -1,39 +1,107 @@
-"""Forget: soft (hidden at once, restorable) or purge (gone from every table and every old table version)."""
+"""Forget: soft (hidden at once, restorable) or purge (gone from every table and every old table version).
+Select by ids, by a filter, or a whole namespace."""
 
-from datetime import timedelta
+from ..models import Memory, Status
+from ..storage.filters import Where
+from ..storage.lance import COLD, MEMORIES, LanceStore
+from ..text import key
+from ..writer.messages import ForgetFilter, ForgetOp
+from .tiers import FORGOTTEN_FROM
 
-from ..models import Status
-from ..storage.lance import COLD, EVENTS, MEMORIES, LanceStore
-from ..writer.messages import ForgetOp
+MERGED_FROM = "_merged_from"  # metadata key: ids that compaction folded into this memory
 
 
 def forget(store: LanceStore, op: ForgetOp) -> dict:
     ns = op.namespace
-    ids = _resolve(store, ns, op.ids)
+    if op.everything:
+        return _forget_namespace(store, op)
+    targets = _select(store, ns, op)
     if not op.purge:
-        found = store.get(ns, ids, with_vectors=True)
-        mems = [m.model_copy(update={"status": Status.forgotten, "updated_at": op.at}) for m, _ in found]
-        store.upsert(mems, [v for _, v in found])
-        return {"forgotten": len(mems), "purged": 0}
-    purged = set(ids)
-    # Derived memories whose every source is purged would point at nothing: purge them too.
-    frontier = set(ids)
-    while frontier:
-        derived = [m for m, _ in store.find(ns, lambda w: w.any_key("source_ids", frontier))
-                   if m.id not in purged and set(m.source_ids) <= purged | {m.id}]
-        frontier = {m.id for m in derived}
-        purged |= frontier
-    for table in (MEMORIES, COLD):
-        store.delete(ns, purged, table=table)
-    event_ids = {e["id"] for e in store.find_events(ns, lambda w: w.ids(purged, column="memory_id"))} | purged
-    store.delete(ns, event_ids, table=EVENTS)
-    store.prune_versions(timedelta(0))
+        return {"forgotten": _soft(store, ns, targets, op), "purged": 0}
+    purged = _with_derived(store, ns, {m.id for m in targets})
+    mems = [m for table in (MEMORIES, COLD) for m, _ in store.get(ns, purged, table=table)]
+    event_ids = purged | {i for m in mems for i in m.metadata.get(MERGED_FROM, [])}
+    event_ids |= {e["id"] for e in store.find_events(ns, lambda w: w.ids(purged, column="memory_id"))}
+    store.purge_ids(ns, purged, event_ids)
+    store.purge_history()
     return {"forgotten": 0, "purged": len(purged)}
 
 
-def _resolve(store: LanceStore, ns: str, ids: list[str]) -> list[str]:
-    """An id from a store acknowledgement may have been merged into another memory: follow it."""
-    rows = store.find_events(ns, lambda w: w.ids(ids))
-    return sorted(set(ids) | {r["memory_id"] for r in rows if r.get("memory_id")})
+def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict:
+    ns = op.namespace
+    if op.purge:
+        n = store.count(ns) + store.count(ns, table=COLD)
+        store.purge_namespace(ns)
+        store.purge_history()
+        return {"forgotten": 0, "purged": n}
+    n = 0
+    for table in (MEMORIES, COLD):
+        for page in store.scan(ns, table, with_vectors=True):
+            n += _hide(store, [(m, v) for m, v in page if m.status != Status.forgotten], op, table)
+    return {"forgotten": n, "purged": 0}
 
 
+def _soft(store: LanceStore, ns: str, targets: list[Memory], op: ForgetOp) -> int:
+    n = 0
+    for table in (MEMORIES, COLD):
+        found = store.get(ns, [m.id for m in targets], with_vectors=True, table=table)
+        n += _hide(store, [(m, v) for m, v in found if m.status != Status.forgotten], op, table)
+    return n
+
+
+def _hide(store: LanceStore, found: list, op: ForgetOp, table: str) -> int:
+    # The status before forgetting is kept, so a restore brings back exactly what was there.
+    mems = [m.model_copy(update={"status": Status.forgotten, "updated_at": op.at,
+                                 "metadata": {**m.metadata, FORGOTTEN_FROM: m.status.value}}) for m, _ in found]
+    store.upsert(mems, [v for _, v in found], table=table)
+    return len(mems)
+
+
+def _select(store: LanceStore, ns: str, op: ForgetOp) -> list[Memory]:
+    ids = _resolve(store, ns, op.ids) if op.ids else set()
+    out = {m.id: m for table in (MEMORIES, COLD) for m, _ in store.get(ns, ids, table=table)}
+    if op.filter is not None:
+        for table in (MEMORIES, COLD):
+            out.update({m.id: m for m, _ in store.find(ns, lambda w: _where(w, op.filter), table=table)})
+    return list(out.values())
+
+
+def _where(w: Where, f: ForgetFilter) -> Where:
+    """Filter clauses from validated parts only (labels are compared as digests, never as text)."""
+    if f.kinds:
+        w.enum_in("kind", f.kinds)
+    if f.tags:
+        w.any_key("tag_keys", [key(t) for t in f.tags])
+    if f.entities:
+        w.any_key("entity_keys", [key(e) for e in f.entities])
+    if f.session_id:
+        w.keys_in("session_key", [key(f.session_id)])
+    if f.before:
+        w.time("occurred_at", "<", f.before)
+    if f.after:
+        w.time("occurred_at", ">=", f.after)
+    return w
+
+
+def _resolve(store: LanceStore, ns: str, ids: list[str]) -> set[str]:
+    """An id from a store acknowledgement may have been merged into another memory (at store time, or later
+    by compaction): follow it to the memory that holds it now."""
+    out = set(ids) | {r["memory_id"] for r in store.find_events(ns, lambda w: w.ids(ids)) if r.get("memory_id")}
+    for table in (MEMORIES, COLD):
+        for m, _ in store.find(ns, lambda w: w.any_key("source_ids", ids), table=table):
+            if set(ids) & set(m.metadata.get(MERGED_FROM, [])):
+                out.add(m.id)
+    return out
+
+
+def _with_derived(store: LanceStore, ns: str, ids: set[str]) -> set[str]:
+    """Derived memories whose every source is purged would point at nothing: purge them too."""
+    purged = set(ids)
+    frontier = set(ids)
+    while frontier:
+        derived = [m for table in (MEMORIES, COLD)
+                   for m, _ in store.find(ns, lambda w, f=frontier: w.any_key("source_ids", f), table=table)
+                   if m.id not in purged and set(m.source_ids) <= purged | {m.id}]
+        frontier = {m.id for m in derived}
+        purged |= frontier
+    return purged

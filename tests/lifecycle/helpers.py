@@ -1,0 +1,34 @@
+"""Helpers for lifecycle tests: storing, recalling, and reading the raw bytes a backend keeps."""
+
+import os
+from pathlib import Path
+
+import boto3
+
+from hindsight_memory.models import RecallQuery, StoreRequest
+
+
+def store(svc, ns, *items):
+    return svc.store_memories(StoreRequest(namespace=ns, items=[i if isinstance(i, dict) else {"content": i} for i in items], wait=True))
+
+
+def recall(svc, ns, query, **kw):
+    return svc.recall(RecallQuery(namespace=ns, query=query, **{"min_score": 0.0, "top_k": 10, **kw}))
+
+
+def raw_files_containing(settings, needle: str) -> list[str]:
+    """Every stored object (local files or S3 objects) whose bytes contain `needle`."""
+    data = needle.encode()
+    uri = settings.store_uri
+    if not uri.startswith("s3://"):
+        return [str(p) for p in Path(uri).rglob("*") if p.is_file() and data in p.read_bytes()]
+    bucket, _, prefix = uri.removeprefix("s3://").partition("/")
+    s3 = boto3.client("s3", endpoint_url=settings.s3_endpoint, region_name=settings.s3_region,
+                      aws_access_key_id=os.environ.get("AWS_ACCESS_KEY_ID", "test"),
+                      aws_secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "test"))
+    hits = []
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
+        for obj in page.get("Contents", []):
+            if data in s3.get_object(Bucket=bucket, Key=obj["Key"])["Body"].read():
+                hits.append(obj["Key"])
+    return hits
