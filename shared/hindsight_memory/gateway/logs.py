@@ -20,10 +20,20 @@ class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         out = {"ts": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"), "level": record.levelname,
                "logger": record.name, "msg": record.getMessage(), "request_id": request_id.get()}
+        # Set when the record was created (RequestIdFilter or the access log), which may be another context.
         out.update({k: v for k, v in vars(record).items() if k not in _STD and not k.startswith("_")})
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         return json.dumps(out, default=str)
+
+
+class RequestIdFilter(logging.Filter):
+    """Stamp each record with the request id of the context that logged it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "request_id"):
+            record.request_id = request_id.get()
+        return True
 
 
 def configure_logging(level: str = "INFO") -> None:
@@ -32,5 +42,6 @@ def configure_logging(level: str = "INFO") -> None:
     if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
         handler = logging.StreamHandler()
         handler.setFormatter(JsonFormatter())
+        handler.addFilter(RequestIdFilter())
         root.addHandler(handler)
     root.setLevel(level)

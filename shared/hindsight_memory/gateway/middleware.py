@@ -71,7 +71,7 @@ class GatewayMiddleware:
             elapsed = time.perf_counter() - start
             route = path if path in ROUTES else "other"
             self.metrics.observe_request(route, status, elapsed)
-            log.info("request", extra={"method": scope.get("method"), "route": route, "status": status,
+            log.info("request", extra={"request_id": rid, "method": scope.get("method"), "route": route, "status": status,
                                        "ms": round(elapsed * 1000, 1), "tenant": who.tenant if who else None,
                                        "token": who.name if who else None})
             request_id.reset(rid_token)
