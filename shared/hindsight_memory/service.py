@@ -7,10 +7,12 @@ from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from .config import Settings
 from .embed import Embedder, make_embedder
 from .errors import InvalidInput, LimitExceeded
+from .llm import make_llm
 from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
 from .namespaces import validate_namespace
 from .retrieval.recall import Retriever
@@ -34,6 +36,9 @@ class Counters:
     deduplicated: int = 0
     superseded: int = 0
     feedback: Counter = field(default_factory=Counter)
+    reflections: int = 0
+    llm_calls: int = 0
+    llm_tokens: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, **kw: int) -> None:
@@ -52,6 +57,8 @@ class MemoryService:
         self.writer = writer
         self.retriever = retriever
         self.counters = Counters()
+        self.llm: Any = None  # reflection's LLMClient; None = heuristic mode (set by build_service)
+        self._reflector: Any = None
 
     # ------------------------------------------------------------------ store
     def store_memories(self, req: StoreRequest, timeout_s: float = 120.0) -> StoreResult:
@@ -140,7 +147,37 @@ class MemoryService:
             "archived": self.store.count(namespace, table="cold"),
             "embedder": self.embedder.model_id,
             "queue_depth": self.queue.depth(),
+            "reflection": self.reflection_stats(namespace),
         }
+
+    # ------------------------------------------------------------------ reflection (thin: see reflection/)
+    @property
+    def reflector(self) -> Any:
+        if self._reflector is None:
+            from .reflection import Prompts, Reflector, RunLog
+
+            self._reflector = Reflector(self, self.llm, Prompts(self.settings.store_uri, self.settings.storage_options()),
+                                        RunLog(self.store))
+        return self._reflector
+
+    def reflect(self, namespace: str, session_id: str | None = None, trajectory: list[dict] | None = None,
+                trigger: str = "task_end") -> dict:
+        """Distil a finished task into an episode and lessons.
+
+        Raises:
+            InvalidInput: bad namespace, trigger or trajectory.
+        """
+        return self.reflector.reflect(namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
+
+    def induce(self, namespace: str) -> dict:
+        """Turn clusters of similar episodes into lessons; decay lessons not confirmed for long."""
+        from .reflection import induce
+
+        return induce(self.reflector, validate_namespace(namespace))
+
+    def reflection_stats(self, namespace: str) -> dict:
+        """LLM calls, tokens and cost of reflection in this namespace, and deferred work waiting for budget."""
+        return {"mode": "llm" if self.llm else "heuristic", **self.reflector.runs.summary(validate_namespace(namespace))}
 
     def flush(self) -> None:
         """Block until everything queued so far is applied (embedded mode)."""
@@ -158,7 +195,7 @@ def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
                       read_consistency=timedelta(0))
 
 
-def build_service(settings: Settings | None = None, *, queue: WriteQueue | None = None) -> MemoryService:
+def build_service(settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None) -> MemoryService:
     """Create every adapter from settings. Tests pass settings (or a queue) in; nothing reads globals."""
     settings = settings or Settings()
     embedder = make_embedder(settings.embedder, settings.embed_threads)
@@ -173,4 +210,6 @@ def build_service(settings: Settings | None = None, *, queue: WriteQueue | None 
         else:
             queue = InProcessQueue(writer, max_items=settings.batch_max_items, window_ms=settings.batch_window_ms)
     retriever = Retriever(store, embedder, settings, make_reranker(settings.reranker))
-    return MemoryService(settings, store, embedder, queue, writer, retriever)
+    svc = MemoryService(settings, store, embedder, queue, writer, retriever)
+    svc.llm = llm if llm is not None else make_llm(settings)  # litellm itself is imported only on a call
+    return svc

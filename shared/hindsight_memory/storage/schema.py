@@ -82,6 +82,26 @@ EVENT_SCHEMA = pa.schema(
 )
 
 
+# One row per reflection or induction run: what it cost, what it decided, and work it deferred.
+RUN_SCHEMA = pa.schema(
+    [
+        pa.field("id", pa.string(), nullable=False),
+        pa.field("namespace", pa.string(), nullable=False),
+        pa.field("at", TS),
+        pa.field("trigger", pa.string()),
+        pa.field("session_id", pa.string()),
+        pa.field("status", pa.string()),  # done | skipped | deferred | failed
+        pa.field("mode", pa.string()),  # llm | heuristic
+        pa.field("reason", pa.string()),
+        pa.field("calls", pa.int64()),
+        pa.field("prompt_tokens", pa.int64()),
+        pa.field("completion_tokens", pa.int64()),
+        pa.field("cost_usd", pa.float64()),
+        pa.field("resolves", pa.string()),  # the deferred run this run completed
+        pa.field("detail", pa.string()),  # JSON: lesson decisions, written ids
+    ]
+)
+
 def _opt(v: str | None) -> str:
     return v or ""
 

@@ -72,5 +72,27 @@ class UpdateOp(BaseModel):
     changes: dict[str, dict] = Field(description="memory id -> {field: new value}")
 
 
-WriteOp = Annotated[StoreOp | TouchOp | FeedbackOp | ForgetOp | UpdateOp, Field(discriminator="op")]
+class ClearWorkingOp(BaseModel):
+    """A reflected session's working memory is done with: delete it (its turns stay in the event log)."""
+
+    op: Literal["clear_working"] = "clear_working"
+    namespace: str
+    session_id: str
+
+
+class AdjustOp(BaseModel):
+    """Reflection's verdict on an existing memory: confirmed (confidence up, sources added) or contested (down)."""
+
+    op: Literal["adjust"] = "adjust"
+    namespace: str
+    id: str
+    confidence_delta: float = Field(default=0.0, ge=-1.0, le=1.0)
+    add_source_ids: list[str] = Field(default_factory=list)
+    confirmed: bool = False
+    metadata: dict = Field(default_factory=dict, description="Keys merged into the memory's metadata")
+    at: datetime
+
+
+WriteOp = Annotated[StoreOp | TouchOp | FeedbackOp | ForgetOp | UpdateOp | ClearWorkingOp | AdjustOp,
+                    Field(discriminator="op")]
 OPS: TypeAdapter[WriteOp] = TypeAdapter(WriteOp)

@@ -16,7 +16,8 @@ from ..models import Kind, Memory, Source, Status, as_utc, utcnow
 from ..storage.filters import Where
 from ..storage.lance import LanceStore
 from ..text import content_hash, extract_slot, key, normalize, value_tokens
-from .messages import FeedbackOp, ForgetOp, PreparedItem, StoreOp, TouchOp, UpdateOp, WriteOp
+from .messages import (AdjustOp, ClearWorkingOp, FeedbackOp, ForgetOp, PreparedItem, StoreOp, TouchOp, UpdateOp,
+                       WriteOp)
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +71,14 @@ class Writer:
                 outcomes[i] = self._feedback(op, pending)
             elif isinstance(op, UpdateOp):
                 outcomes[i] = self._update(op, pending)
+            elif isinstance(op, AdjustOp):
+                outcomes[i] = self._adjust(op, pending)
         self._commit(pending)
         for i, op in enumerate(ops):
             if isinstance(op, ForgetOp):  # after the commit: a forget must win over a store in the same batch
                 outcomes[i] = self._forget(op)
+            elif isinstance(op, ClearWorkingOp):
+                outcomes[i] = self._clear_working(op)
         return outcomes
 
     def _commit(self, pending: _Pending) -> None:
@@ -129,7 +134,9 @@ class Writer:
 
         # 3. what already exists: near neighbours (dedup), same slots (supersede), session positions (order)
         neighbours = self.store.nearest_many(ns, vectors, Where(ns).enum_in("status", [Status.active]), limit=4)
-        slots = {it.id: (it.slot or (extract_slot(it.content) if it.kind != Kind.working else None)) for _, it in fresh}
+        # Reflection's episodes and lessons ("Task: ...", "X is Y") compete by confidence, never supersede by slot.
+        slots = {it.id: (it.slot or (extract_slot(it.content) if it.kind != Kind.working and it.source != Source.reflection
+                                     else None)) for _, it in fresh}
         slot_keys = {key(s) for s in slots.values() if s}
         by_slot: dict[str, Memory] = {}
         if slot_keys:
@@ -244,6 +251,29 @@ class Writer:
         for m in mems:
             pending.put(m.model_copy(update={**op.changes[m.id], "updated_at": utcnow()}), pending.vectors[m.id])
         return len(mems)
+
+    def _adjust(self, op: AdjustOp, pending: _Pending) -> dict:
+        mems = self._load(op.namespace, [op.id], pending)
+        if not mems:
+            return {"found": False}
+        m = mems[0]
+        at = as_utc(op.at)
+        upd: dict[str, Any] = {
+            "confidence": round(min(1.0, max(0.05, m.confidence + op.confidence_delta)), 4),
+            "source_ids": m.source_ids + [s for s in op.add_source_ids if s not in m.source_ids],
+            "metadata": {**m.metadata, **op.metadata}, "updated_at": at,
+        }
+        if op.confirmed:
+            upd.update(last_confirmed_at=at, seen_count=m.seen_count + 1, last_seen_at=at)
+        pending.put(m.model_copy(update=upd), pending.vectors[m.id])
+        return {"found": True, "confidence": upd["confidence"]}
+
+    def _clear_working(self, op: ClearWorkingOp) -> int:
+        ns, sid = op.namespace, op.session_id
+        rows = self.store.find(ns, lambda w: w.keys_in("session_key", [key(sid)]).enum_in("kind", [Kind.working]))
+        if rows:
+            self.store.delete(ns, [m.id for m, _ in rows])
+        return len(rows)
 
     def _forget(self, op: ForgetOp) -> dict:
         from ..lifecycle.forget import forget

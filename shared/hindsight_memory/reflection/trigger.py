@@ -1,0 +1,62 @@
+"""Entry point for the reflect function: task-end and anomaly triggers reflect one session; the periodic trigger
+retries deferred work and runs induction for every namespace with recent activity."""
+
+from datetime import timedelta
+from typing import Any
+
+from ..errors import InvalidInput
+from ..models import utcnow
+from ..namespaces import validate_namespace
+
+ACTIVE_LOOKBACK_DAYS = 7  # a namespace with events or reflection runs this recent is visited by the periodic run
+
+
+def run_trigger(service: Any, event: dict) -> dict:
+    """{"trigger": "task_end"|"anomaly", "namespace", "session_id" | "trajectory"} or {"trigger": "periodic" |
+    "induction", "namespaces"?: [...]}.
+
+    Raises:
+        InvalidInput: unknown trigger or missing fields.
+    """
+    trigger = event.get("trigger")
+    if trigger in ("task_end", "anomaly"):
+        ns = event.get("namespace")
+        if not isinstance(ns, str):
+            raise InvalidInput("a reflect trigger needs a namespace")
+        return service.reflect(ns, session_id=event.get("session_id"), trajectory=event.get("trajectory"),
+                               trigger=trigger)
+    if trigger in ("periodic", "induction"):
+        namespaces = event.get("namespaces")
+        if namespaces is None:
+            namespaces = sorted(service.store.active_namespaces(utcnow() - timedelta(days=ACTIVE_LOOKBACK_DAYS)))
+        elif not isinstance(namespaces, list):
+            raise InvalidInput("namespaces must be a list")
+        return {"trigger": trigger, "namespaces": {ns: periodic(service, validate_namespace(ns), trigger)
+                                                   for ns in namespaces}}
+    raise InvalidInput("trigger must be task_end, anomaly, periodic or induction")
+
+
+def periodic(service: Any, namespace: str, trigger: str = "periodic") -> dict:
+    """Retry deferred reflections (oldest first), then induce if new episodes arrived since the last induction."""
+    reflector = service.reflector
+    out: dict = {"retried": []}
+    if trigger == "periodic":
+        for row in reflector.runs.deferred(namespace):
+            if not row["session_id"]:
+                continue
+            res = reflector.reflect(namespace, session_id=row["session_id"], trigger="deferred", resolves=row["id"])
+            out["retried"].append({"session_id": row["session_id"], "status": res["status"]})
+            if res["status"] == "deferred":
+                break  # still over budget: the rest waits for the next run
+    last = reflector.runs.last(namespace, "induce")
+    if trigger == "induction" or last is None or _new_episodes(service, namespace, last):
+        out["induction"] = service.induce(namespace)
+    return out
+
+
+def _new_episodes(service: Any, namespace: str, since: Any) -> bool:
+    from ..models import Kind, Source, Status
+
+    rows = service.store.find(namespace, lambda w: w.enum_in("kind", [Kind.episodic]).enum_in("status", [Status.active])
+                              .time("stored_at", ">=", since), limit=50)
+    return any(m.source == Source.reflection for m, _ in rows)
