@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: install serve test test-fast bench lint fmt localstack-up localstack-down clean
+.PHONY: install serve test test-fast bench lint fmt localstack-up localstack-down local-stack image coldstart clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null || { echo "need $(PY) (Python 3.11+)"; exit 1; }
@@ -41,6 +41,18 @@ localstack-up:
 
 localstack-down:
 	bash localstack/stop.sh
+
+## local-stack: the serverless topology without Docker (LocalStack on the host + SQS/schedule runner + gateway)
+local-stack: $(STAMP)
+	bash localstack/install.sh
+	$(BIN)/python -m hindsight_memory.serverless.local_stack
+
+## image: the one container image for every function (needs a Docker engine)
+image:
+	docker build -t hindsight:latest .
+
+coldstart: $(STAMP)
+	$(BIN)/python -m hindsight_memory.serverless.coldstart
 
 clean:
 	rm -rf $(VENV) .venv-localstack .localstack-data .pytest_cache
