@@ -2,7 +2,10 @@
 
 import json
 import math
+import os
 import re
+import subprocess
+import sys
 from collections import Counter, defaultdict
 from datetime import date, datetime, timedelta
 
@@ -94,6 +97,28 @@ def test_the_same_seed_gives_the_same_conversations_and_another_seed_does_not():
     assert a == b
     assert [q.to_dict() for q in a.questions] == [q.to_dict() for q in b.questions]
     assert a.conversations[0].sessions != c.conversations[0].sessions
+
+
+def test_the_same_seed_gives_the_same_data_in_another_process_with_other_hash_seeds():
+    # GIVEN a fingerprint of the small data set computed in fresh interpreters with different hash seeds
+    code = (
+        "import hashlib; from hindsight_memory.bench.quality import generate; "
+        "ds = generate('mixed', seed=3, size='small'); "
+        "print(hashlib.sha256(repr([(t.turn_id, t.text, t.occurred_at) for c in ds.conversations "
+        "for t in c.turns()] + [q.to_dict() for q in ds.questions]).encode()).hexdigest())"
+    )
+    prints = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    # THEN both agree
+    assert len(prints) == 1
 
 
 def test_default_size_is_a_few_thousand_turns_and_small_about_six_hundred(mixed, small):
