@@ -55,7 +55,7 @@ if [ "${LOCALSTACK_FORCE_REINSTALL:-0}" = "1" ] || ! is_py313 "$LOCALSTACK_VENV/
 fi
 rm -f "$STAMP"
 
-ls_log "installing localstack-core from $REQUIREMENTS (about a minute)"
+ls_log "installing localstack-core from $REQUIREMENTS (40 s with a warm pip cache, up to 3 min without)"
 # (the filter drops pip's notes about this machine's optional local index mirrors)
 "$LOCALSTACK_VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
     -r "$REQUIREMENTS" 2>&1 | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
