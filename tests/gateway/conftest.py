@@ -94,6 +94,6 @@ async def mcp_client(url: str, token: str | None, mode: str = "auto"):
     from mcp.client.streamable_http import streamable_http_client
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
-        async with Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode) as client:
-            yield client
+    async with (httpx2.AsyncClient(headers=headers, timeout=60) as http,
+                Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode) as client):
+        yield client

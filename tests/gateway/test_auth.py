@@ -42,8 +42,11 @@ def test_the_python_client_with_a_wrong_token_cannot_connect(live_gateway):
         async with mcp_client(live_gateway.url, "hs_wrong", "legacy") as c:
             await c.list_tools()
 
-    with pytest.raises(BaseException):
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(BaseExceptionGroup) as refused:  # the SDK raises the HTTP 401 inside its task group
         run(go())
+    assert refused.group_contains(MCPError, match="error response")
 
 
 def test_rest_without_a_token_is_401_and_with_a_wrong_one_too(live_gateway):
@@ -150,3 +153,10 @@ def test_token_create_prints_the_token_once_and_a_record_to_configure(capsys):
     token = out[0].split(": ")[-1]
     record = json.loads(out[-1])
     assert record["hash"] == hash_token(token) and record["admin"] is True and record["namespaces"] == ["alice/*"]
+
+
+def test_hindsight_serve_refuses_a_public_bind_without_tokens(tmp_path):
+    from hindsight_memory.gateway.app import serve
+
+    with pytest.raises(InsecureConfig):
+        serve(Settings(store_uri=str(tmp_path), embedder="hashing", host="0.0.0.0", port=1))

@@ -101,7 +101,11 @@ def test_the_usage_prompt_tells_an_agent_when_to_use_each_tool(live_gateway):
         assert needle in text
 
 
-def test_tools_that_this_build_lacks_say_so_as_a_tool_error(live_gateway):
+def test_a_tool_whose_engine_is_missing_from_the_build_says_so(live_gateway, monkeypatch):
+    from hindsight_memory.service import MemoryService
+
+    monkeypatch.delattr(MemoryService, "reflect")
+
     async def go():
         async with mcp_client(live_gateway.url, live_gateway.tokens["admin"], "legacy") as c:
             reflect = await c.call_tool("memory_reflect", {"namespace": "alice/p", "session_id": "s1"})
@@ -109,8 +113,29 @@ def test_tools_that_this_build_lacks_say_so_as_a_tool_error(live_gateway):
             return reflect, stats
 
     reflect, stats = run(go())
-    from hindsight_memory.service import MemoryService
-
-    if not hasattr(MemoryService, "reflect"):
-        assert reflect.is_error and "not available in this build" in reflect.content[0].text
+    assert reflect.is_error and "not available in this build" in reflect.content[0].text
     assert not stats.is_error and stats.structured_content["namespace"] == "alice/p"
+
+
+def test_an_admin_exports_imports_compacts_and_an_agent_reflects(live_gateway):
+    async def go():
+        async with mcp_client(live_gateway.url, live_gateway.tokens["admin"], "legacy") as c:
+            await c.call_tool("memory_store", {"namespace": "alice/src", "wait": True, "items": [
+                {"content": "Backups run nightly at 02:00 UTC.", "kind": "semantic"}]})
+            exported = await c.call_tool("memory_export", {"namespace": "alice/src"})
+            imported = await c.call_tool("memory_import", {"namespace": "alice/dst",
+                                                           "records": exported.structured_content["records"]})
+            compacted = await c.call_tool("memory_compact", {"namespace": "alice/dst"})
+            recalled = await c.call_tool("memory_recall", {"namespace": "alice/dst", "query": "when do backups run"})
+        async with mcp_client(live_gateway.url, live_gateway.tokens["alice"], "legacy") as c:
+            reflected = await c.call_tool("memory_reflect", {"namespace": "alice/src", "trigger": "task_end",
+                                                             "trajectory": [{"role": "user", "content": "restore db"},
+                                                                            {"role": "assistant", "content": "done"}]})
+        return exported, imported, compacted, recalled, reflected
+
+    exported, imported, compacted, recalled, reflected = run(go())
+    assert not exported.is_error and exported.structured_content["count"] >= 1
+    assert not imported.is_error, imported.content[0].text
+    assert not compacted.is_error, compacted.content[0].text
+    assert recalled.structured_content["memories"][0]["content"] == "Backups run nightly at 02:00 UTC."
+    assert not reflected.is_error, reflected.content[0].text

@@ -69,12 +69,11 @@ def test_logs_are_json_lines_with_the_request_id_and_no_memory_content(live_gate
     from hindsight_memory.gateway.logs import JsonFormatter
 
     secret = "the vault combination is 31-41-59"
-    with caplog.at_level(logging.DEBUG):
-        with live_gateway.http() as http:
-            http.post("/v1/memories/store", headers={**live_gateway.headers("alice"), "X-Request-Id": "req-log-1"},
-                      json={"namespace": "alice/logs", "wait": True, "items": [{"content": secret}]})
-            http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
-                      json={"namespace": "alice/logs", "query": secret})
+    with caplog.at_level(logging.DEBUG), live_gateway.http() as http:
+        http.post("/v1/memories/store", headers={**live_gateway.headers("alice"), "X-Request-Id": "req-log-1"},
+                  json={"namespace": "alice/logs", "wait": True, "items": [{"content": secret}]})
+        http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
+                  json={"namespace": "alice/logs", "query": secret})
     lines = [JsonFormatter().format(r) for r in caplog.records]
     assert all(secret not in line and "31-41-59" not in line for line in lines)
     access = [json.loads(line) for line in lines if '"msg": "request"' in line]

@@ -1,6 +1,7 @@
 """The operations both edges (MCP tools and REST) expose: scope checks, then one MemoryService call each.
 Everything here is synchronous; the edges run it in a worker thread."""
 
+import json
 from collections.abc import Iterable
 from itertools import islice
 from typing import Any
@@ -83,8 +84,9 @@ class Operations:
         if not 1 <= limit <= MAX_EXPORT:
             raise LimitExceeded(f"limit must be between 1 and {MAX_EXPORT}")
         svc = self._svc(who, namespace)
-        rows: Iterable[dict] = _call(svc, "export_records", namespace)
-        records = list(islice(rows, limit + 1))
+        rows: Iterable[dict] = _call(svc, "export_records", namespace, vectors=False)
+        # Through JSON once: records may hold datetimes or arrays, the edges need plain JSON values.
+        records = json.loads(json.dumps(list(islice(rows, limit + 1)), default=_plain))
         return {"namespace": namespace, "records": records[:limit], "count": min(len(records), limit),
                 "truncated": len(records) > limit}
 
@@ -101,6 +103,10 @@ class Operations:
                 raise Forbidden("compacting every namespace needs a token scoped to '*'")
             return _call(self.tenants.get(who.tenant), "compact", None)
         return _call(self._svc(who, namespace), "compact", namespace)
+
+
+def _plain(value: Any) -> Any:
+    return value.tolist() if hasattr(value, "tolist") else str(value)
 
 
 def _call(svc: MemoryService, method: str, *args: Any, **kwargs: Any) -> Any:
