@@ -62,6 +62,18 @@ class Settings(BaseSettings):
     max_tokens_per_run: int = 20_000
     max_tokens_per_namespace_day: int = 400_000
 
+    # --- lifecycle: tiers, archive, compaction upkeep
+    tier_hot_days: float = 7.0
+    tier_warm_days: float = 30.0
+    archive_below_confidence: float = 0.1
+    archive_after_days: float = 90.0
+    compact_merge_threshold: float | None = Field(default=None, description="Cosine; None = embedder's duplicate level")
+    compact_max_seconds: float = 240.0
+    compact_max_rows: int = 20_000
+    version_retention_hours: float = 24.0
+    scalar_index_min_rows: int = 5_000
+    vector_index_min_rows: int = 50_000
+
     # --- gateway
     host: str = "127.0.0.1"
     port: int = 8765

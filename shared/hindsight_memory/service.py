@@ -148,7 +148,66 @@ class MemoryService:
             "embedder": self.embedder.model_id,
             "queue_depth": self.queue.depth(),
             "reflection": self.reflection_stats(namespace),
+            "tiers": self.store.tier_counts(namespace),
         }
+
+    # ------------------------------------------------------------------ lifecycle (thin: see lifecycle/)
+    def forget_matching(self, namespace: str, *, where: Any = None, everything: bool = False,
+                        purge: bool = False) -> dict:
+        """Forget by filter (a lifecycle.ForgetFilter or its dict) or the whole namespace.
+
+        Raises:
+            InvalidInput: bad namespace or filter, or neither a filter nor everything=True.
+        """
+        from .writer.messages import ForgetFilter
+
+        validate_namespace(namespace)
+        if where is None and not everything:
+            raise InvalidInput("give a filter, or everything=True to forget the whole namespace")
+        try:
+            flt = ForgetFilter.model_validate(where) if where is not None else None
+        except ValueError as exc:
+            raise InvalidInput(f"bad forget filter: {exc}") from exc
+        op = ForgetOp(namespace=namespace, filter=flt, everything=everything, purge=purge, at=utcnow())
+        return self._run(op, timeout_s=3600) or {"queued": True}
+
+    def archive(self, namespace: str, ids: list[str]) -> dict:
+        from .writer.messages import ArchiveOp
+
+        validate_namespace(namespace)
+        return self._run(ArchiveOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
+
+    def restore(self, namespace: str, ids: list[str]) -> dict:
+        """Bring archived (cold) or soft-forgotten memories back."""
+        from .writer.messages import RestoreOp
+
+        validate_namespace(namespace)
+        return self._run(RestoreOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
+
+    def compact(self, namespace: str | None = None, max_seconds: float | None = None,
+                max_rows: int | None = None) -> dict:
+        """One bounded, resumable compaction run (tiers, archive, merges, histories, table upkeep)."""
+        from .lifecycle.compact import compact
+
+        if namespace is not None:
+            validate_namespace(namespace)
+        return compact(self, namespace, max_seconds=max_seconds, max_rows=max_rows)
+
+    def export_records(self, namespace: str | None = None, *, vectors: bool = True):
+        from .lifecycle.export import export_records
+
+        return export_records(self.store, namespace, vectors=vectors)
+
+    def import_records(self, namespace: str | None, records, *, confidence: float | None = None) -> dict:
+        from .lifecycle.export import import_records
+
+        return import_records(self, namespace, records, confidence=confidence)
+
+    def reindex(self, embedder_spec: str) -> dict:
+        """Re-embed everything with another model into new tables, then switch; recall keeps working."""
+        from .lifecycle.reindex import reindex
+
+        return reindex(self, embedder_spec)
 
     # ------------------------------------------------------------------ reflection (thin: see reflection/)
     @property

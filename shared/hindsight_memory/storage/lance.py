@@ -4,7 +4,7 @@ namespace here, whatever the caller asks, so no query path can cross namespaces.
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -15,7 +15,16 @@ import pyarrow as pa
 from ..errors import ModelMismatch, StorageConflict
 from ..models import Memory, Status
 from .filters import Where
-from .schema import DIM_KEY, EVENT_SCHEMA, MODEL_KEY, RUN_SCHEMA, memory_schema, memory_to_row, row_to_memory
+from .schema import (
+    DIM_KEY,
+    EVENT_SCHEMA,
+    MODEL_KEY,
+    RUN_SCHEMA,
+    TS,
+    memory_schema,
+    memory_to_row,
+    row_to_memory,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -23,6 +32,15 @@ T = TypeVar("T")
 MEMORIES = "memories"
 EVENTS = "events"
 COLD = "cold"
+CATALOG = "catalog"
+CATALOG_SCHEMA = pa.schema([pa.field("key", pa.string(), nullable=False), pa.field("value", pa.string())])
+# Scalar indexes built once a table is large enough: (column, kind) per table.
+_SCALAR_INDEXES = {
+    "memories": [("id", "btree"), ("namespace", "btree"), ("kind", "bitmap"), ("status", "bitmap"),
+                 ("tag_keys", "label_list"), ("entity_keys", "label_list")],
+    "events": [("id", "btree"), ("namespace", "btree"), ("idem_key", "btree"), ("memory_id", "btree")],
+    "cold": [("id", "btree"), ("namespace", "btree")],
+}
 REFLECTION_RUNS = "reflection_runs"
 # Columns a search needs; the vector is fetched only where it is used.
 _SEARCH_COLUMNS = [f.name for f in memory_schema(1, "x") if f.name not in ("vector", "search_text")]
@@ -41,17 +59,25 @@ class LanceStore:
         storage_options: dict[str, str] | None = None,
         read_consistency: timedelta | None = timedelta(0),
         commit_retries: int = 8,
-        memories_table: str = MEMORIES,
+        memories_table: str | None = None,
+        cold_table: str | None = None,
+        check_model: bool = True,
     ) -> None:
         self.uri = uri
         self.model_id = model_id
         self.dim = dim
+        self.storage_options = storage_options or {}
+        self._read_consistency = read_consistency
         self._retries = commit_retries
         self._db = lancedb.connect(uri, storage_options=storage_options or None, read_consistency_interval=read_consistency)
         self._schema = memory_schema(dim, model_id)
-        self.memories = self._open(memories_table, self._schema, check_model=True)
+        # Which memories/cold tables are current is recorded in the catalog, so a reindex can switch atomically.
+        current = self.current_tables() if memories_table is None else {}
+        self.memories_name = memories_table or current.get(MEMORIES, MEMORIES)
+        self.cold_name = cold_table or current.get(COLD, COLD)
+        self.memories = self._open(self.memories_name, self._schema, check_model=check_model)
         self.events = self._open(EVENTS, EVENT_SCHEMA)
-        self.cold = self._open(COLD, self._schema, check_model=True)
+        self.cold = self._open(self.cold_name, self._schema, check_model=check_model)
         self._fts_ready = self._has_fts_index()
 
     # ---------------------------------------------------------------- tables
@@ -245,6 +271,183 @@ class LanceStore:
             out |= {r["namespace"] for r in self._rows(table, where, ["namespace"])}
         return out
 
+    # ---------------------------------------------------------------- lifecycle: catalog, scans, upkeep, purge
+    def catalog(self) -> dict[str, str]:
+        """Small key/value records: which memories/cold tables are current, compaction cursors. Read-only here."""
+        try:
+            rows = self._db.open_table(CATALOG).search().limit(None).to_list()
+        except (FileNotFoundError, ValueError):
+            return {}
+        return {r["key"]: r["value"] for r in rows}
+
+    def current_tables(self) -> dict[str, str]:
+        cat = self.catalog()
+        return {k: cat[k] for k in (MEMORIES, COLD) if k in cat}
+
+    def set_catalog(self, entries: dict[str, str]) -> None:
+        """Write entries in ONE commit, so readers see a table switch happen all at once or not at all."""
+        table = self._open(CATALOG, CATALOG_SCHEMA)
+        data = pa.Table.from_pylist([{"key": k, "value": v} for k, v in entries.items()], schema=CATALOG_SCHEMA)
+        self._retry(lambda: table.merge_insert("key").when_matched_update_all().when_not_matched_insert_all().execute(data))
+
+    def sibling(self, *, model_id: str, dim: int, memories_table: str, cold_table: str) -> "LanceStore":
+        """Another generation of memory tables in the same database (a reindex target)."""
+        return LanceStore(self.uri, model_id=model_id, dim=dim, storage_options=self.storage_options or None,
+                          read_consistency=self._read_consistency, commit_retries=self._retries,
+                          memories_table=memories_table, cold_table=cold_table)
+
+    def table_names(self) -> list[str]:
+        names: list[str] = []
+        token = None
+        while True:
+            page = self._db.list_tables(page_token=token)
+            names += list(page.tables)
+            token = page.page_token
+            if not token:
+                return sorted(names)
+
+    def memory_tables(self) -> list[str]:
+        """Every table holding memories: current, cold, and generations retired by a reindex."""
+        return [n for n in self.table_names() if n.split("-", 1)[0] in (MEMORIES, COLD)]
+
+    def drop_table(self, name: str) -> None:
+        if name in (self.memories_name, self.cold_name, EVENTS, CATALOG):
+            raise ValueError(f"refusing to drop live table {name!r}")
+        self._db.drop_table(name, ignore_missing=True)
+
+    def _table(self, table: str) -> Any:
+        """A live table by its role (memories, events, cold)."""
+        return {MEMORIES: self.memories, EVENTS: self.events, COLD: self.cold}[table]
+
+    def _physical(self, name: str) -> Any:
+        """Any table by its stored name (a retired reindex generation, the catalog...)."""
+        live = {self.memories_name: self.memories, EVENTS: self.events, self.cold_name: self.cold}
+        return live[name] if name in live else self._db.open_table(name)
+
+    def purge_ids(self, namespace: str, memory_ids: Iterable[str], event_ids: Iterable[str]) -> None:
+        """Delete memories from every memory table (live and retired) and their events."""
+        mem_where, ev_where = str(Where(namespace).ids(list(memory_ids))), str(Where(namespace).ids(list(event_ids)))
+        for name in self.memory_tables():
+            t = self._physical(name)
+            self._retry(lambda t=t: t.delete(mem_where))
+        self._retry(lambda: self.events.delete(ev_where))
+
+    def purge_namespace(self, namespace: str) -> None:
+        """Delete a whole namespace (not its sub-namespaces) from every table."""
+        where = str(Where(namespace))
+        for name in [*self.memory_tables(), EVENTS]:
+            t = self._physical(name)
+            self._retry(lambda t=t: t.delete(where))
+
+    def scan(self, namespace: str | None, table: str = MEMORIES, *, with_vectors: bool = False,
+             batch_rows: int = 2048) -> Iterator[list[tuple[Memory, Any]]]:
+        """Every memory of a namespace (None: of all namespaces, for maintenance only), page by page."""
+        where = Where(namespace) if namespace else Where.all_namespaces()
+        cols = _WITH_VECTOR if with_vectors else _SEARCH_COLUMNS
+        for batch in self._table(table).search().where(str(where)).select(cols).to_batches(batch_rows):
+            rows = batch.to_pylist()
+            rows = self._own(namespace, rows) if namespace else rows
+            yield [(row_to_memory(r), r.get("vector")) for r in rows]
+
+    def scan_events(self, namespace: str | None, batch_rows: int = 2048) -> Iterator[list[dict]]:
+        where = Where(namespace) if namespace else Where.all_namespaces()
+        for batch in self.events.search().where(str(where)).to_batches(batch_rows):
+            rows = batch.to_pylist()
+            yield self._own(namespace, rows) if namespace else rows
+
+    def append(self, memories: Sequence[Memory], vectors: Sequence[Any], table: str = MEMORIES) -> None:
+        """Plain append without the merge on id: only for rows known to be new (bulk copies, benches)."""
+        if memories:
+            rows = pa.Table.from_pylist([memory_to_row(m, v) for m, v in zip(memories, vectors, strict=True)],
+                                        schema=self._schema)
+            self._retry(lambda: self._table(table).add(rows))
+
+    def append_event_records(self, rows: list[dict[str, Any]]) -> None:
+        """Append exported events (timestamps as ISO strings); existing ids are kept as they are."""
+        fixed = [{f.name: _from_iso(r.get(f.name)) if f.type == TS else r.get(f.name) for f in EVENT_SCHEMA} for r in rows]
+        self.append_events(fixed)
+
+    def delete_where(self, namespace: str, build: Callable[[Where], Where], table: str = MEMORIES) -> None:
+        where = build(Where(namespace))
+        self._check_scope(namespace, where)
+        self._retry(lambda: self._table(table).delete(str(where)))
+
+    def foreign_ids(self, namespace: str, ids: Iterable[str], table: str = MEMORIES) -> set[str]:
+        """Ids that already belong to ANOTHER namespace (an import must never overwrite those rows)."""
+        ids = list(ids)
+        if not ids:
+            return set()
+        rows = self._rows(self._table(table), Where.all_namespaces().ids(ids), ["id", "namespace"])
+        return {r["id"] for r in rows if r["namespace"] != namespace}
+
+    def namespaces(self, table: str = MEMORIES) -> list[str]:
+        return sorted({r["namespace"] for r in self._rows(self._table(table), Where.all_namespaces(), ["namespace"])})
+
+    def tier_counts(self, namespace: str) -> dict[str, int]:
+        rows = self._own(namespace, self._rows(self.memories, Where(namespace), ["namespace", "tier"]))
+        out: dict[str, int] = {}
+        for r in rows:
+            out[r["tier"] or "hot"] = out.get(r["tier"] or "hot", 0) + 1
+        out["cold"] = out.get("cold", 0) + self.count(namespace, table=COLD)
+        return out
+
+    def table_stats(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for name, t in ((MEMORIES, self.memories), (EVENTS, self.events), (COLD, self.cold)):
+            st = t.stats()
+            out[name] = {"rows": st["num_rows"], "fragments": st["fragment_stats"]["num_fragments"],
+                         "small_fragments": st["fragment_stats"]["num_small_fragments"],
+                         "versions": len(t.list_versions()), "indices": sorted(i.name for i in t.list_indices())}
+        return out
+
+    def upkeep(self, *, retention: timedelta, scalar_min_rows: int, vector_min_rows: int) -> dict[str, Any]:
+        """Build the indexes a table has grown into, compact fragments, fold new rows into indexes, and drop
+        versions older than `retention`."""
+        from lancedb.index import Bitmap, BTree, IvfHnswSq, LabelList
+
+        kinds = {"btree": BTree, "bitmap": Bitmap, "label_list": LabelList}
+        built: list[str] = []
+        for name, t in ((MEMORIES, self.memories), (EVENTS, self.events), (COLD, self.cold)):
+            rows = t.count_rows()
+            have = {c for i in t.list_indices() for c in (i.columns or [])}
+            if rows >= scalar_min_rows:
+                for column, kind in _SCALAR_INDEXES[name]:
+                    if column not in have:
+                        self._retry(lambda t=t, c=column, k=kind: t.create_index(c, config=kinds[k](), replace=True))
+                        built.append(f"{name}.{column}")
+            if name != EVENTS and rows >= vector_min_rows and "vector" not in have:
+                self._retry(lambda t=t: t.create_index("vector", config=IvfHnswSq(distance_type="cosine"), replace=True))
+                built.append(f"{name}.vector")
+        before = self.table_stats()
+        for t in (self.memories, self.events, self.cold):
+            self._retry(lambda t=t: t.optimize(cleanup_older_than=retention))
+        return {"indexes_built": built, "before": before, "after": self.table_stats()}
+
+    def purge_history(self) -> None:
+        """Make deleted rows unreadable: rebuild the FTS index (its postings hold the words of deleted rows)
+        and drop every old version and unreferenced file of every table."""
+        if self._fts_ready:
+            self._fts_ready = False
+            self.ensure_fts_index()
+        for name in self.table_names():
+            t = self._physical(name)
+            self._retry(lambda t=t: t.optimize(cleanup_older_than=timedelta(0), delete_unverified=True))
+
+    def versions_containing(self, needle: str) -> list[tuple[str, int]]:
+        """(table, version) pairs whose rows still contain `needle` in any text column; for purge audits.
+        Compared in Python, never pasted into a filter."""
+        found = []
+        for name in self.table_names():
+            for v in self._db.open_table(name).list_versions():
+                t = self._db.open_table(name)
+                t.checkout(v["version"])
+                data = t.to_arrow()
+                texty = [c for c in data.column_names
+                         if pa.types.is_string(data.schema.field(c).type) or pa.types.is_list(data.schema.field(c).type)]
+                if any(needle in str(x) for c in texty for x in data.column(c).to_pylist() if x):
+                    found.append((name, v["version"]))
+        return found
+
     # ---------------------------------------------------------------- guards
     @staticmethod
     def _check_scope(namespace: str, where: Where) -> None:
@@ -266,3 +469,7 @@ def active(where: Where) -> Where:
 
 def _prune(table: Any, older_than: timedelta) -> None:
     table.optimize(cleanup_older_than=older_than, delete_unverified=older_than == timedelta(0))
+
+
+def _from_iso(value: Any) -> Any:
+    return datetime.fromisoformat(value) if isinstance(value, str) and value else (value or None)

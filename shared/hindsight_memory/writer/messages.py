@@ -4,9 +4,9 @@ import hashlib
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..models import MemoryCreate, as_utc
+from ..models import Kind, MemoryCreate, as_utc
 from ..text import normalize
 
 
@@ -56,10 +56,26 @@ class FeedbackOp(BaseModel):
     at: datetime
 
 
+class ForgetFilter(BaseModel):
+    """Which memories of a namespace to forget, by their labels and times (all given clauses must hold)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kinds: list[Kind] | None = None
+    tags: list[str] | None = None
+    entities: list[str] | None = None
+    session_id: str | None = None
+    before: datetime | None = Field(default=None, description="occurred before")
+    after: datetime | None = Field(default=None, description="occurred at or after")
+
+
 class ForgetOp(BaseModel):
+    """Forget by ids, by filter, or (everything=True) the whole namespace."""
+
     op: Literal["forget"] = "forget"
     namespace: str
-    ids: list[str]
+    ids: list[str] = Field(default_factory=list)
+    filter: ForgetFilter | None = None
+    everything: bool = False
     purge: bool = False
     at: datetime
 
@@ -93,6 +109,70 @@ class AdjustOp(BaseModel):
     at: datetime
 
 
-WriteOp = Annotated[StoreOp | TouchOp | FeedbackOp | ForgetOp | UpdateOp | ClearWorkingOp | AdjustOp,
+class ArchiveOp(BaseModel):
+    """Move memories to the cold tier (their own table), never deleting them."""
+
+    op: Literal["archive"] = "archive"
+    namespace: str
+    ids: list[str]
+    at: datetime
+
+
+class RestoreOp(BaseModel):
+    """Bring memories back: archived ones from the cold tier, soft-forgotten ones to active."""
+
+    op: Literal["restore"] = "restore"
+    namespace: str
+    ids: list[str]
+    at: datetime
+
+
+class MergeOp(BaseModel):
+    """Fold near-duplicates into `keep`, which takes their sources and counts (compaction)."""
+
+    op: Literal["merge"] = "merge"
+    namespace: str
+    keep: str
+    absorb: list[str]
+    at: datetime
+
+
+class ImportedMemory(BaseModel):
+    memory: dict = Field(description="A Memory as exported (JSON)")
+    table: Literal["memories", "cold"] = "memories"
+    vector: list[float] | None = Field(default=None, description="Reused when the exporting model is ours")
+
+
+class ImportOp(BaseModel):
+    """Exported memories and events written back as they were (vectors re-embedded when missing)."""
+
+    op: Literal["import"] = "import"
+    namespace: str
+    memories: list[ImportedMemory] = Field(default_factory=list)
+    events: list[dict] = Field(default_factory=list)
+
+
+class UpkeepOp(BaseModel):
+    """Table upkeep (fragment compaction, indexes, version pruning): it commits, so the writer runs it."""
+
+    op: Literal["upkeep"] = "upkeep"
+    retention_hours: float = 24.0
+    scalar_min_rows: int = 5_000
+    vector_min_rows: int = 50_000
+
+
+class ReindexOp(BaseModel):
+    """Catch up the re-embedded tables with writes made during the copy, then make them current."""
+
+    op: Literal["reindex"] = "reindex"
+    embedder: str
+    memories_table: str
+    cold_table: str
+
+
+LIFECYCLE_OPS = (ArchiveOp, RestoreOp, MergeOp, ImportOp, UpkeepOp, ReindexOp)
+
+WriteOp = Annotated[StoreOp | TouchOp | FeedbackOp | ForgetOp | UpdateOp | ClearWorkingOp | AdjustOp
+                    | ArchiveOp | RestoreOp | MergeOp | ImportOp | UpkeepOp | ReindexOp,
                     Field(discriminator="op")]
 OPS: TypeAdapter[WriteOp] = TypeAdapter(WriteOp)

@@ -16,8 +16,18 @@ from ..models import Kind, Memory, Source, Status, as_utc, utcnow
 from ..storage.filters import Where
 from ..storage.lance import LanceStore
 from ..text import content_hash, extract_slot, key, normalize, value_tokens
-from .messages import (AdjustOp, ClearWorkingOp, FeedbackOp, ForgetOp, PreparedItem, StoreOp, TouchOp, UpdateOp,
-                       WriteOp)
+from .messages import (
+    LIFECYCLE_OPS,
+    AdjustOp,
+    ClearWorkingOp,
+    FeedbackOp,
+    ForgetOp,
+    PreparedItem,
+    StoreOp,
+    TouchOp,
+    UpdateOp,
+    WriteOp,
+)
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +89,8 @@ class Writer:
                 outcomes[i] = self._forget(op)
             elif isinstance(op, ClearWorkingOp):
                 outcomes[i] = self._clear_working(op)
+            elif isinstance(op, LIFECYCLE_OPS):  # archive, restore, merge, import, upkeep, reindex
+                outcomes[i] = self._lifecycle(op)
         return outcomes
 
     def _commit(self, pending: _Pending) -> None:
@@ -282,6 +294,11 @@ class Writer:
 
 
 def _embed_text(it: PreparedItem) -> str:
+    def _lifecycle(self, op: Any) -> dict:
+        from ..lifecycle.ops import apply_lifecycle
+
+        return apply_lifecycle(self, op)
+
     # The context situates a turn ("session 3, 2026-03-02, talking about travel"); embedding it with the
     # content lets a query match what the turn is about even when the turn itself is short.
     return normalize(f"{it.context}\n{it.content}" if it.context else it.content)
