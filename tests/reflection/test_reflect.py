@@ -156,3 +156,17 @@ def test_recall_explain_shows_why_a_lesson_was_kept(make_service, fake_llm):
     res = svc.recall(RecallQuery(namespace=NS, query="csv delimiter semicolons", kinds=[Kind.semantic], explain=True))
     assert res.memories[0].metadata["reflection"]["scores"]["score"] >= 0.65
     assert json.dumps(res.memories[0].metadata["reflection"]["why"]) == '"it mattered"'
+
+
+def test_usage_and_cost_of_a_priced_model_are_recorded_per_run_and_in_stats(make_service, fake_llm):
+    from hindsight_memory.llm import LLMClient
+
+    svc = make_service()
+    svc.llm = LLMClient("openai/gpt-4o-mini", api_base=fake_llm.url, api_key="test-key")  # priced by litellm's map
+    svc._reflector = None
+    fake_llm.script(draft("Load sales.csv", [(CSV_LESSON, 0.9, 0.8)]))
+    out = svc.reflect(NS, trajectory=CSV_TASK)
+    assert out["usage"]["prompt_tokens"] == fake_llm.prompt_tokens and out["usage"]["cost_usd"] > 0
+    today = svc.stats(NS)["reflection"]["today"]
+    assert today["tokens"] == fake_llm.prompt_tokens + fake_llm.completion_tokens and today["cost_usd"] > 0
+    assert svc.counters.llm_calls == 1

@@ -100,10 +100,11 @@ class LLMClient:
         usage = getattr(resp, "usage", None)
         u.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
         u.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+        lit = _litellm()
         try:
-            u.cost_usd += float(_litellm().completion_cost(completion_response=resp) or 0.0)
-        except Exception:  # unpriced models (local, self-hosted, fakes) cost what we cannot know: count 0
-            pass
+            u.cost_usd += float(lit.completion_cost(completion_response=resp) or 0.0)
+        except (lit.exceptions.ModelNotMappedError, ValueError, KeyError):
+            log.debug("no price for this model: counted as 0", extra={"model": self.model})  # local, self-hosted
 
 
 def _parse(text: str, schema: type[M]) -> M:

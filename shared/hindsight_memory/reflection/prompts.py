@@ -46,14 +46,13 @@ class Prompts:
                 return None
         from pyarrow import fs
 
+        opts = self.storage_options
+        endpoint = opts.get("aws_endpoint", "")
+        scheme, _, host = endpoint.rpartition("://")
+        # Built from the settings, not FileSystem.from_uri (which looks the bucket's region up over the network).
+        filesystem = fs.S3FileSystem(region=opts.get("region"), endpoint_override=host or None, scheme=scheme or "https")
         try:
-            filesystem, key = fs.FileSystem.from_uri(path)
-            if self.storage_options.get("aws_endpoint"):
-                endpoint = self.storage_options["aws_endpoint"]
-                filesystem = fs.S3FileSystem(endpoint_override=endpoint.split("://")[-1],
-                                             scheme=endpoint.split("://")[0] if "://" in endpoint else "https",
-                                             region=self.storage_options.get("region"))
-            with filesystem.open_input_stream(key) as f:
+            with filesystem.open_input_stream(path.removeprefix("s3://")) as f:
                 return f.read().decode("utf-8")
         except (FileNotFoundError, OSError):  # no override for this namespace (or unreadable): use the default
             return None

@@ -202,7 +202,9 @@ class Writer:
         for m, cos, v in candidates:
             if m.kind != it.kind or m.status != Status.active:
                 continue
-            if it.kind == Kind.working and m.session_id != it.session_id:
+            # Working turns and reflected episodes belong to one session: another session's are never duplicates.
+            if (it.kind == Kind.working or (it.kind == Kind.episodic and it.source == Source.reflection)) \
+                    and m.session_id != it.session_id:
                 continue
             same_text = content_hash(m.content) == h
             if same_text or (cos >= self.dedup_threshold and value_tokens(m.content) == values):
