@@ -145,3 +145,13 @@ def test_hostile_strings_in_every_field_are_refused_or_kept_as_plain_data(live_g
     assert "result" in call(live_gateway, "memory_feedback", {"namespace": ns, "id": hostile, "useful": True}).json()
     assert count(live_gateway, "bob/private") == before_bob
     still_serving(live_gateway)
+
+
+@pytest.mark.parametrize("field", ["since", "until", "now"])
+def test_dates_outside_any_memory_lifetime_are_refused_not_a_server_error(live_gateway, field):
+    with live_gateway.http() as http:
+        r = http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
+                      json={"namespace": "alice/a", "query": "q", field: "0001-01-01T00:00:00Z"})
+    assert r.status_code == 400 and field in r.json()["error"]["message"]
+    assert tool_error(call(live_gateway, "memory_recall", {"namespace": "alice/a", "query": "q",
+                                                           field: "0001-01-01T00:00:00Z"}))

@@ -10,6 +10,9 @@ import time
 import httpx
 import pytest
 
+from hindsight_memory.config import Settings
+from hindsight_memory.models import RecallQuery
+from hindsight_memory.service import build_service
 from tests.support.moto import free_port
 
 pytestmark = pytest.mark.slow
@@ -28,7 +31,7 @@ def wait_for_health(url: str, proc: subprocess.Popen, timeout_s: float = 60) -> 
     raise TimeoutError("serve did not answer /health")
 
 
-def test_serve_runs_the_gateway_on_loopback_without_tokens(tmp_path):
+def test_serve_runs_the_gateway_on_loopback_without_tokens_over_the_clis_tables(tmp_path):
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-c", SCRIPT, str(tmp_path / "data"), str(port)],
                             stderr=subprocess.PIPE, text=True, env={**os.environ, "HINDSIGHT_TOKENS": ""})
@@ -45,3 +48,10 @@ def test_serve_runs_the_gateway_on_loopback_without_tokens(tmp_path):
     logs = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
     assert any(entry.get("route") == "/v1/memories/store" and entry.get("status") == 200 for entry in logs)
     assert "local memory works" not in stderr
+    # Without tokens the one local tenant's tables are the store_uri itself: the CLI sees what was served.
+    svc = build_service(Settings(store_uri=str(tmp_path / "data"), embedder="hashing"))
+    try:
+        recalled = svc.recall(RecallQuery(namespace="me/notes", query="local memory"))
+    finally:
+        svc.close()
+    assert [m.content for m in recalled.memories] == ["local memory works"]

@@ -109,11 +109,12 @@ def create_app(settings: Settings | None = None, *, serverless: bool = False,
         InsecureConfig: no tokens configured while serverless or bound to a non-loopback address.
     """
     settings = settings or Settings()
-    tokens = TokenRegistry(settings.tokens)
+    tokens = TokenRegistry(settings.tokens, local_tenant=settings.tenant)
     if not tokens.enabled and (serverless or not is_loopback(settings.host)):
         raise InsecureConfig(f"refusing to serve on {settings.host!r} without tokens: set HINDSIGHT_TOKENS "
                              "(create one with `hindsight token create`) or bind to 127.0.0.1")
-    tenants = tenants or TenantRegistry(settings, single_tenant=serverless)
+    # Without tokens there is one local tenant, whose tables are store_uri itself (as the CLI reads them).
+    tenants = tenants or TenantRegistry(settings, single_tenant=serverless or not tokens.enabled)
     ops = Operations(tenants)
     metrics = Metrics(ops)
     security = transport_security(settings)

@@ -64,8 +64,9 @@ class Principal:
             raise Forbidden("this tool needs an admin token")
 
 
-# Embedded mode on loopback without tokens: one local user who owns everything.
-LOCAL_PRINCIPAL = Principal(tenant="default", namespaces=("*",), admin=True, name="local")
+def local_principal(tenant: str = "default") -> Principal:
+    """Embedded mode on loopback without tokens: one local user who owns everything."""
+    return Principal(tenant=tenant, namespaces=("*",), admin=True, name="local")
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,8 @@ def _parse_scope(scope: str) -> str:
 class TokenRegistry:
     """Resolves `Authorization: Bearer ...` headers to principals."""
 
-    def __init__(self, tokens_json: str | None) -> None:
+    def __init__(self, tokens_json: str | None, local_tenant: str = "default") -> None:
+        self._local = local_principal(validate_tenant(local_tenant))
         self._records: list[_Record] = []
         for raw in json.loads(tokens_json) if tokens_json else []:
             digest = str(raw["hash"]).lower()
@@ -106,7 +108,7 @@ class TokenRegistry:
             Unauthorized: missing, malformed or unknown token.
         """
         if not self.enabled:
-            return LOCAL_PRINCIPAL
+            return self._local
         scheme, _, token = (authorization or "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("missing bearer token")

@@ -16,9 +16,9 @@ from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotatio
 from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
-from ..errors import HindsightError
+from ..errors import HindsightError, Unauthorized
 from ..models import Kind, MemoryCreate, RecallQuery
-from .auth import LOCAL_PRINCIPAL, Principal
+from .auth import Principal
 from .ops import DATA_NOTE, Operations
 
 log = logging.getLogger(__name__)
@@ -55,8 +55,8 @@ class HindsightMCP(MCPServer):
 
     async def list_tools(self) -> list[MCPTool]:
         tools = await super().list_tools()
-        who = current_principal.get() or LOCAL_PRINCIPAL
-        return tools if who.admin else [t for t in tools if t.name not in ADMIN_TOOLS]
+        who = current_principal.get()
+        return tools if who is not None and who.admin else [t for t in tools if t.name not in ADMIN_TOOLS]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         # An unknown tool is a protocol error (JSON-RPC -32602), not a tool result the model should read.
@@ -82,9 +82,11 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
     mcp = HindsightMCP(name="hindsight", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
 
     async def run(tool: str, fn: Callable[[Principal], dict], wrap: Callable[[dict], CallToolResult] = _result):
-        who = current_principal.get() or LOCAL_PRINCIPAL
+        who = current_principal.get()
         start, outcome = time.perf_counter(), "error"
         try:
+            if who is None:  # fail closed: the /mcp endpoint always authenticates first
+                raise Unauthorized("not authenticated")
             data = await anyio.to_thread.run_sync(lambda: fn(who))
             outcome = "ok"
             return wrap(data)

@@ -5,8 +5,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..errors import Unauthorized
 from ..models import RecallQuery, StoreRequest, StoreResult
-from .auth import LOCAL_PRINCIPAL, Principal
+from .auth import Principal
 from .ops import Operations
 
 
@@ -30,7 +31,10 @@ class ErrorBody(BaseModel):
 
 def principal(request: Request) -> Principal:
     """The caller, authenticated by the gateway middleware before the body was even parsed."""
-    return request.scope.get("state", {}).get("principal") or LOCAL_PRINCIPAL
+    who = request.scope.get("state", {}).get("principal")
+    if who is None:  # fail closed; the middleware authenticates every /v1 request
+        raise Unauthorized("not authenticated")
+    return who
 
 
 Who = Annotated[Principal, Depends(principal)]

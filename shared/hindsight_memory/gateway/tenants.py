@@ -22,7 +22,7 @@ class TenantRegistry:
         self._lock = threading.Lock()
 
     def store_uri(self, tenant: str) -> str:
-        # A single-tenant stack's store_uri is already the tenant's own (the worker functions share it).
+        # A single tenant's store_uri is already its own: worker functions and the CLI use it as is.
         if self.single_tenant:
             return self.settings.store_uri
         return f"{self.settings.store_uri.rstrip('/')}/{validate_tenant(tenant)}"
