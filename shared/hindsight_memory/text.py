@@ -91,6 +91,8 @@ _EN_COPULA = re.compile(
 )
 _EN_COLON = re.compile(r"^(?P<subj>[^,.;!?:]{2,40}):\s*(?P<val>.+)$")
 _ZH_COPULA = re.compile(r"^(?P<subj>[^，。；！？]{1,20}?)(?:现在是|现在为|改为|改成|变成|变为|调整为|更新为|是|为|：|:)(?P<val>.+)$")
+# A speaker label ("user: ...", "assistant: ...") names who spoke, not what the sentence is about.
+_SPEAKER = re.compile(r"^(?:user|assistant|system|human|ai|bot|agent|me|you|q|a|用户|助手|我|你)\s*[:：]\s*", re.IGNORECASE)
 _SLOT_TRAILING = re.compile(r"\b(?:now|currently|still|also|actually)$", re.IGNORECASE)
 
 
@@ -98,11 +100,13 @@ def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
     first = re.split(r"(?<=[.!?。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
-    first = _FILLER.sub("", first)
+    first = _FILLER.sub("", _SPEAKER.sub("", first))
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
     if not m:
         return None
-    subj = _SLOT_TRAILING.sub("", m.group("subj").strip()).strip()
+    # "For the record: my flight is ..." - a lead-in before a colon is not part of the subject.
+    subj = re.split(r"[:：]", m.group("subj"))[-1] if m.re is not _EN_COLON else m.group("subj")
+    subj = _SLOT_TRAILING.sub("", subj.strip()).strip()
     subj = _OWNER.sub("", subj).strip().casefold()
     if not subj or subj in STOPWORDS or len(subj) > 40:
         return None

@@ -23,6 +23,9 @@ def test_chinese_runs_are_segmented_into_words_for_full_text_search():
         ("用户的预算是5000", "预算"),
         ("预算改为8000", "预算"),
         ("It is raining", None),
+        ("user: My budget is 5000", "budget"),
+        ("assistant: Ticket created: TCK-44620.", "ticket created"),
+        ("user: Also, for the record: My flight is NH 118.", "flight"),
         ("I went to the park", None),
     ],
 )

@@ -3,6 +3,7 @@ with calibrated relevance, time decay, importance, usage and session neighbours.
 padding the answer with noise."""
 
 import math
+import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,6 +31,16 @@ class Candidate:
     score: float = 0.0
 
 
+NEIGHBOUR_SEEDS = 8  # best candidates whose adjacent turns are fetched
+ANSWER_SHARE = 0.7  # score a turn inherits from the question right before it
+CONTEXT_SHARE = 0.3  # score a turn inherits from any other adjacent turn
+_QUESTION = re.compile(r"[?？]|(?:吗|呢|什么|哪|谁|几|多少)[。!！]?\s*$")
+
+
+def _is_question(text: str) -> bool:
+    return bool(_QUESTION.search(text[-80:]))
+
+
 class Retriever:
     def __init__(self, store: LanceStore, embedder: Embedder, settings: Settings, reranker: Reranker | None = None):
         self.store = store
@@ -47,20 +58,22 @@ class Retriever:
         # The query embedding (tens of ms) runs while BM25 searches; a fallback search reuses it.
         qvec = self._pool.submit(self.embedder.embed_query, q.query)
         cands, info = self._search(q, now, window, qvec)
-        relevant = [c for c in cands if c.factors["relevance"] >= self._min_rel(q)]
-        if window is not None and not relevant:
-            # The time expression may have misled us ("in March" of a plan, not of an event): try without it.
+        if window is not None and not cands:
+            # Nothing at all in the window: the expression may have misled us ("in March" of a plan, not of an
+            # event). Search everything rather than answer "missing" on a misreading.
             cands, info2 = self._search(q, now, None, qvec)
             info["time_window_fallback"] = True
             info["channels"] = info2["channels"]
-            relevant = [c for c in cands if c.factors["relevance"] >= self._min_rel(q)]
+        # A time expression that matched is itself evidence: in-window candidates need less textual relevance.
+        floor = self._min_rel(q) * (0.5 if window is not None and not info.get("time_window_fallback") else 1.0)
+        relevant = [c for c in cands if c.factors["relevance"] >= floor]
         top = relevant[: q.top_k]
         memories = [_public(c) for c in top]
         explain = None
         if q.explain:
             explain = {
                 **info,
-                "min_relevance": self._min_rel(q),
+                "min_relevance": floor,
                 "results": [{"id": c.memory.id, "score": round(c.score, 4), "ranks": c.ranks,
                              "raw": {k: round(v, 4) for k, v in c.raw.items()},
                              "factors": {k: round(v, 4) for k, v in c.factors.items()},
@@ -73,8 +86,9 @@ class Retriever:
         return self.s.min_relevance if q.min_score is None else q.min_score
 
     # ------------------------------------------------------------------ channels
-    def _where(self, q: RecallQuery, window: TimeWindow | None) -> Where:
-        w = Where(q.namespace)
+    def _where(self, q: RecallQuery, window: TimeWindow | None, w: Where | None = None) -> Where:
+        """Every hard filter of the request, on `w` (a fresh namespace filter by default)."""
+        w = w if w is not None else Where(q.namespace)
         statuses = [Status.active, Status.superseded] if q.include_history else [Status.active]
         if q.include_archived:
             statuses.append(Status.archived)
@@ -114,6 +128,7 @@ class Retriever:
                 c.ranks[channel] = rank
                 c.raw[channel] = score
         self._score(list(cands.values()), q, qvec, now)
+        self._expand_neighbours(cands, q, qvec, now, window)
         ordered = sorted(cands.values(), key=lambda c: c.score, reverse=True)
         ordered = _dedup(ordered)
         if self.reranker and ordered:
@@ -159,27 +174,44 @@ class Retriever:
             c.factors = {"rrf": rrf_norm, "relevance": relevance, "vector_relevance": vec_rel,
                          "term_coverage": coverage, "decay": decay, "importance": importance, "usage": usage}
             c.score = base
-        self._neighbours(cands)
 
-    def _neighbours(self, cands: list[Candidate]) -> None:
-        """A turn's meaning often lives next to it (the question before the answer): adjacent turns of one
-        session that were both retrieved lend each other part of their score."""
+    def _expand_neighbours(self, cands: dict[str, Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime,
+                           window: TimeWindow | None) -> None:
+        """A turn's meaning often lives next to it: the answer follows the question that names the topic
+        ("What's your dog called?" / "Biscuit."). Fetch the turns adjacent to the best candidates, then let
+        adjacent turns lend each other score."""
         w = self.s.neighbour_weight
-        if not w:
+        if not w or q.session_id:
             return
-        pos = {(c.memory.session_id, c.memory.seq): c for c in cands if c.memory.session_id}
-        base = {id(c): c.score for c in cands}
-        for c in cands:
-            if not c.memory.session_id:
+        best = sorted(cands.values(), key=lambda c: c.score, reverse=True)[:NEIGHBOUR_SEEDS]
+        seeds = [c.memory for c in best if c.memory.session_id]
+        if seeds:
+            have = {(c.memory.session_id, c.memory.seq) for c in cands.values()}
+            ranges = {(key(m.session_id), m.seq - 1, m.seq + 1) for m in seeds}
+            for m, vec in self.store.find(q.namespace, lambda w_: self._where(q, window, w_).session_ranges(ranges),
+                                          with_vectors=True, limit=len(ranges) * 3):
+                if m.id not in cands and (m.session_id, m.seq) not in have:
+                    cands[m.id] = Candidate(m, vec)
+                    self._score([cands[m.id]], q, qvec, now)
+        pos = {(c.memory.session_id, c.memory.seq): c for c in cands.values() if c.memory.session_id}
+        base = {id(c): (c.score, c.factors["relevance"]) for c in cands.values()}
+        for c in cands.values():
+            m = c.memory
+            if not m.session_id:
                 continue
-            near = [pos.get((c.memory.session_id, c.memory.seq + d)) for d in (-1, 1)]
-            best = max((base[id(n)] for n in near if n is not None), default=0.0)
-            if best:
-                c.factors["neighbour"] = w * best
-                c.score += w * best
-                # Relevance spreads too: a short answer turn is relevant when its question turn is.
-                nrel = max(n.factors["relevance"] for n in near if n is not None)
-                c.factors["relevance"] = max(c.factors["relevance"], 0.8 * nrel)
+            prev, nxt = pos.get((m.session_id, m.seq - 1)), pos.get((m.session_id, m.seq + 1))
+            lent = []
+            if prev is not None:  # the turn before: strongest when it asked a question this turn answers
+                lent.append(((ANSWER_SHARE if _is_question(prev.memory.content) else CONTEXT_SHARE), prev))
+            if nxt is not None:
+                lent.append((CONTEXT_SHARE, nxt))
+            if not lent:
+                continue
+            share, src = max(lent, key=lambda p: p[0] * base[id(p[1])][0])
+            inherited = share * base[id(src)][0]
+            c.factors["neighbour"] = inherited
+            c.score = max(c.score, inherited) + w * inherited
+            c.factors["relevance"] = max(c.factors["relevance"], share * base[id(src)][1])
 
     def _rerank(self, query: str, ordered: list[Candidate]) -> None:
         head = ordered[:20]

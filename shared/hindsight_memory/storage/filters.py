@@ -85,5 +85,11 @@ class Where:
         self._clauses.append(f"{_col(column)} >= {int(low)} AND {_col(column)} <= {int(high)}")
         return self
 
+    def session_ranges(self, ranges: Iterable[tuple[str, int, int]]) -> "Where":
+        """Rows of any of the given sessions (by key digest) within a seq range: neighbour lookups."""
+        parts = [f"(session_key = {_hex_list([k])} AND seq >= {int(lo)} AND seq <= {int(hi)})" for k, lo, hi in ranges]
+        self._clauses.append(f"({' OR '.join(parts)})" if parts else "false")
+        return self
+
     def __str__(self) -> str:
         return " AND ".join(self._clauses)

@@ -29,7 +29,7 @@ class WriteQueue(ABC):
     def depth(self) -> int:
         return 0
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook: queues without local state have nothing to flush
         """Flush what is queued and stop."""
 
 

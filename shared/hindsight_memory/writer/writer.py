@@ -15,7 +15,7 @@ from ..embed import Embedder
 from ..models import Kind, Memory, Source, Status, as_utc, utcnow
 from ..storage.filters import Where
 from ..storage.lance import LanceStore
-from ..text import content_hash, extract_slot, key, normalize, value_tokens
+from ..text import content_hash, extract_slot, has_cjk, key, normalize, value_tokens
 from .messages import (
     LIFECYCLE_OPS,
     AdjustOp,
@@ -139,7 +139,9 @@ class Writer:
         if not fresh:
             return
 
-        # 2. one embedding pass for the whole batch
+        # 2. one embedding pass for the whole batch; short turns carry the turns before them (see _situate)
+        next_seq, tails = self._session_state(ns, {it.session_id for _, it in fresh if it.session_id})
+        fresh = _situate(fresh, tails)
         texts = [_embed_text(it) for _, it in fresh]
         vectors = np.concatenate([self.embedder.embed_passages(texts[s: s + self.embed_batch_size])
                                   for s in range(0, len(texts), self.embed_batch_size)])
@@ -158,7 +160,6 @@ class Writer:
                 if k and (k not in by_slot or m.occurred_at > by_slot[k].occurred_at):
                     by_slot[k] = m
                     pending.vectors.setdefault(m.id, v)
-        next_seq = self._next_seq(ns, {it.session_id for _, it in fresh if it.session_id})
 
         # 4. decide per item, in order, so later items see earlier ones of the same batch
         batch: list[tuple[Memory, np.ndarray]] = []
@@ -202,23 +203,26 @@ class Writer:
         for m, cos, v in candidates:
             if m.kind != it.kind or m.status != Status.active:
                 continue
-            # Working turns and reflected episodes belong to one session: another session's are never duplicates.
-            if (it.kind == Kind.working or (it.kind == Kind.episodic and it.source == Source.reflection)) \
-                    and m.session_id != it.session_id:
+            # Turns of a session are events: the same words in another session are another event, not a duplicate.
+            if it.kind in (Kind.working, Kind.episodic) and it.session_id and m.session_id != it.session_id:
                 continue
             same_text = content_hash(m.content) == h
             if same_text or (cos >= self.dedup_threshold and value_tokens(m.content) == values):
                 return m, v
         return None
 
-    def _next_seq(self, ns: str, sessions: set[str]) -> dict[str, int]:
-        out = {s: 0 for s in sessions}
+    def _session_state(self, ns: str, sessions: set[str]) -> tuple[dict[str, int], dict[str, list[str]]]:
+        """Per session: the next position, and the last turns stored so far (oldest first)."""
+        nxt = {s: 0 for s in sessions}
+        tails: dict[str, list[str]] = {s: [] for s in sessions}
         if sessions:
             rows = self.store.find(ns, lambda w: w.keys_in("session_key", [key(s) for s in sessions]))
+            rows.sort(key=lambda r: r[0].seq)
             for m, _ in rows:
-                if m.session_id in out:
-                    out[m.session_id] = max(out[m.session_id], m.seq + 1)
-        return out
+                if m.session_id in nxt:
+                    nxt[m.session_id] = max(nxt[m.session_id], m.seq + 1)
+                    tails[m.session_id] = [*tails[m.session_id][-(CONTEXT_TURNS - 1):], m.content]
+        return nxt, tails
 
     def _trim_working(self, pending: _Pending) -> None:
         """Working memory keeps the last N turns of a session; older turns stay in the event log."""
@@ -294,13 +298,36 @@ class Writer:
 
         return forget(self.store, op)
 
-
-def _embed_text(it: PreparedItem) -> str:
     def _lifecycle(self, op: Any) -> dict:
         from ..lifecycle.ops import apply_lifecycle
 
         return apply_lifecycle(self, op)
 
+
+CONTEXT_TURNS = 2  # turns before a short turn that travel with it into its embedding and its BM25 text
+_SHORT_CHARS, _SHORT_CJK_CHARS = 80, 30
+
+
+def _is_short(text: str) -> bool:
+    return len(text) <= (_SHORT_CJK_CHARS if has_cjk(text) else _SHORT_CHARS)
+
+
+def _situate(fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]]) -> list[tuple[int, PreparedItem]]:
+    """A short turn ("14 June.", "Her name is Ottilie.") means little alone: its meaning lives in the turns
+    before it. Append those to its context, which is embedded and indexed with it but never returned."""
+    out = []
+    for i, it in fresh:
+        if it.session_id and it.kind != Kind.working:
+            before = tails.setdefault(it.session_id, [])
+            if before and _is_short(it.content):
+                ctx = "\n".join([*([it.context] if it.context else []), *before])
+                it = it.model_copy(update={"context": ctx})
+            tails[it.session_id] = [*before[-(CONTEXT_TURNS - 1):], it.content]
+        out.append((i, it))
+    return out
+
+
+def _embed_text(it: PreparedItem) -> str:
     # The context situates a turn ("session 3, 2026-03-02, talking about travel"); embedding it with the
     # content lets a query match what the turn is about even when the turn itself is short.
     return normalize(f"{it.context}\n{it.content}" if it.context else it.content)
