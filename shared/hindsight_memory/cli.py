@@ -3,7 +3,6 @@
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
 
 from .config import Settings
 from .errors import HindsightError
@@ -67,80 +66,33 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_jsonl(path: str) -> Iterator[dict]:
-    fh = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115 - closed below
-    try:
-        for n, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    yield json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise HindsightError(f"line {n}: not JSON ({exc.msg})") from exc
-    finally:
-        if fh is not sys.stdin:
-            fh.close()
-
-
-def import_store_items(svc, namespace: str, records: Iterator[dict], *, batch: int = 200,
-                       progress: Callable[[int], None] | None = None) -> dict:
-    """Store JSONL items in batches; returns a summary. Invalid lines are counted and reported, not fatal."""
-    from pydantic import ValidationError
-
-    from .models import MemoryCreate, StoreRequest
-
-    summary = {"read": 0, "stored": 0, "deduplicated": 0, "superseded": 0, "invalid": 0, "errors": []}
-    pending: list[MemoryCreate] = []
-
-    def flush() -> None:
-        if pending:
-            res = svc.store_memories(StoreRequest(namespace=namespace, items=list(pending), wait=True))
-            for k in ("stored", "deduplicated", "superseded"):
-                summary[k] += getattr(res, k)
-            if progress:
-                progress(len(pending))
-            pending.clear()
-
-    for rec in records:
-        summary["read"] += 1
-        try:
-            pending.append(MemoryCreate.model_validate(rec))
-        except ValidationError as exc:
-            summary["invalid"] += 1
-            if len(summary["errors"]) < 20:
-                summary["errors"].append(f"record {summary['read']}: {exc.errors()[0]['msg']}")
-            continue
-        if len(pending) >= batch:
-            flush()
-    flush()
-    return summary
+def _ns(value: str) -> str | None:
+    return None if value == "-" else value
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+    """JSONL of store items or of an export (memories + events), or CSV of simple facts."""
+    from .lifecycle.export import import_csv, import_jsonl
 
     svc = _service(args)
     try:
-        with tqdm(unit="item", desc="import", disable=args.quiet) as bar:
-            summary = import_store_items(svc, args.namespace, _read_jsonl(args.path), progress=bar.update)
+        fn = import_csv if args.path.endswith(".csv") else import_jsonl
+        summary = fn(svc, args.path, _ns(args.namespace), confidence=args.confidence, progress=not args.quiet)
     finally:
         svc.close()
-    print(json.dumps(summary, indent=2))
-    return 0 if not summary["invalid"] else 2
+    print(json.dumps(summary, indent=2, default=str))
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from .lifecycle.export import export_jsonl
+
     svc = _service(args)
     try:
-        out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
-        n = 0
-        for rec in svc.export_records(args.namespace):
-            out.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
-            n += 1
-        if out is not sys.stdout:
-            out.close()
+        summary = export_jsonl(svc, _ns(args.namespace), args.out, progress=not args.quiet, vectors=not args.no_vectors)
     finally:
         svc.close()
-    print(json.dumps({"exported": n}), file=sys.stderr)
+    print(json.dumps(summary, indent=2, default=str))
     return 0
 
 
@@ -154,10 +106,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    from .service import reindex_store
-
-    print(json.dumps(reindex_store(_settings(args), args.to), indent=2, default=str))
+    svc = _service(args)  # opened with the model the tables were written with (--embedder)
+    try:
+        print(json.dumps(svc.reindex(args.to), indent=2, default=str))
+    finally:
+        svc.close()
+    print(f"now run with --embedder {args.to} (or HINDSIGHT_EMBEDDER={args.to})", file=sys.stderr)
     return 0
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    from .gateway.auth import token_create_command
+
+    return token_create_command(args.tenant_id, args.namespace, admin=args.admin, name=args.name or "")
 
 
 def cmd_compact(args: argparse.Namespace) -> int:
@@ -208,15 +169,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--history", action="store_true", help="include superseded values")
     s.set_defaults(fn=cmd_recall)
 
-    s = sub.add_parser("import", help="import a JSONL file of store items ('-' for stdin)")
-    s.add_argument("namespace")
+    s = sub.add_parser("import", help="import JSONL (store items or an export) or CSV (simple facts)")
+    s.add_argument("namespace", help="target namespace (an export keeps its own when this is '-')")
     s.add_argument("path")
+    s.add_argument("--confidence", type=float, help="initial confidence for seed memories (cold start)")
     s.add_argument("-q", "--quiet", action="store_true")
     s.set_defaults(fn=cmd_import)
 
-    s = sub.add_parser("export", help="export a namespace to JSONL")
+    s = sub.add_parser("export", help="export a namespace (or '-' for all) to JSONL")
     s.add_argument("namespace")
-    s.add_argument("-o", "--out", default="-")
+    s.add_argument("-o", "--out", required=True)
+    s.add_argument("--no-vectors", action="store_true", help="smaller file; the target re-embeds")
+    s.add_argument("-q", "--quiet", action="store_true")
     s.set_defaults(fn=cmd_export)
 
     s = sub.add_parser("stats", help="counts by kind and status")
@@ -231,6 +195,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("namespace", nargs="?")
     s.set_defaults(fn=cmd_compact)
 
+    s = sub.add_parser("token", help="create a bearer token (prints it once, with the hash record to configure)")
+    s.add_argument("action", choices=["create"])
+    s.add_argument("--tenant", dest="tenant_id", required=True)
+    s.add_argument("--namespace", action="append", required=True, help="exact, or a prefix as 'alice/*'")
+    s.add_argument("--admin", action="store_true")
+    s.add_argument("--name")
+    s.set_defaults(fn=cmd_token)
+
     s = sub.add_parser("bench", help="latency, throughput and retrieval-quality benchmarks (prints tables)")
     s.add_argument("--sizes", default="10000,100000", help="comma-separated memory counts")
     s.add_argument("--million", action="store_true", help="also run at 1,000,000 memories")
@@ -243,11 +215,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from pydantic import ValidationError
+
     args = build_parser().parse_args(argv)
     try:
         return args.fn(args)
     except HindsightError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ValidationError as exc:
+        print("error: " + "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()), file=sys.stderr)
         return 2
 
 

@@ -1,0 +1,57 @@
+"""The `hindsight` command line, driven through its entry point."""
+
+import json
+
+from hindsight_memory.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_store_then_recall_as_table_and_json(tmp_path, capsys):
+    base = ["--store", str(tmp_path), "--embedder", "hashing"]
+    assert run(capsys, *base, "store", "alice/p", "The staging DB runs on port 5433", "--tag", "infra")[0] == 0
+    code, out, _ = run(capsys, *base, "recall", "alice/p", "which port does the staging DB use")
+    assert code == 0 and "5433" in out and "score" in out
+    code, out, _ = run(capsys, *base, "recall", "alice/p", "staging DB port", "--json", "--explain")
+    doc = json.loads(out)
+    assert doc["memories"][0]["tags"] == ["infra"] and doc["explain"]["channels"]["vector"]
+
+
+def test_recall_says_nothing_relevant(tmp_path, capsys):
+    base = ["--store", str(tmp_path), "--embedder", "hashing"]
+    run(capsys, *base, "store", "alice/p", "The staging DB runs on port 5433")
+    assert run(capsys, *base, "recall", "alice/p", "favourite opera singer")[1].strip() == "nothing relevant"
+
+
+def test_export_import_round_trip_and_seed_import(tmp_path, capsys):
+    a, b = ["--store", str(tmp_path / "a"), "--embedder", "hashing"], ["--store", str(tmp_path / "b"), "--embedder", "hashing"]
+    run(capsys, *a, "store", "alice/p", "Deploys are frozen on Fridays", "--tag", "policy")
+    assert run(capsys, *a, "export", "alice/p", "-o", str(tmp_path / "x.jsonl"), "-q")[0] == 0
+    assert run(capsys, *b, "import", "-", str(tmp_path / "x.jsonl"), "-q")[0] == 0
+    assert "Fridays" in run(capsys, *b, "recall", "alice/p", "when are deploys frozen")[1]
+    seeds = tmp_path / "seeds.jsonl"
+    seeds.write_text('{"content": "The VPN endpoint is vpn.example.org"}\n{"content": "Standup is at 9:15"}\n')
+    code, out, _ = run(capsys, *b, "import", "bob", str(seeds), "-q", "--confidence", "0.6")
+    assert code == 0 and json.loads(out)["seeds"] == 2
+    stats = json.loads(run(capsys, *b, "stats", "bob")[1])
+    assert stats["memories"]["episodic"]["active"] == 2
+
+
+def test_bad_input_is_a_clear_error_not_a_traceback(tmp_path, capsys):
+    base = ["--store", str(tmp_path), "--embedder", "hashing"]
+    code, _, err = run(capsys, *base, "recall", "x' OR '1'='1", "anything")
+    assert code == 2 and err.startswith("error: namespace")
+    code, _, err = run(capsys, *base, "store", "alice/p", "x", "--importance", "7")
+    assert code == 2 and "importance" in err
+
+
+def test_token_create_prints_the_token_once_and_only_its_hash_record(tmp_path, capsys):
+    code, out, _ = run(capsys, "token", "create", "--tenant", "acme", "--namespace", "alice/*")
+    token = next(w for w in out.split() if w.startswith("hs_"))
+    record = json.loads(out.strip().splitlines()[-1])
+    assert code == 0 and record["tenant"] == "acme" and record["namespaces"] == ["alice/*"]
+    assert token not in out.strip().splitlines()[-1]
