@@ -56,6 +56,7 @@ class Settings(BaseSettings):
 
     # --- reflection
     llm_model: str | None = None
+    llm_api_base: str | None = Field(default=None, description="For Ollama, vLLM or a proxy")
     llm_timeout_s: float = 60.0
     lesson_threshold: float = 0.65
     max_llm_calls_per_run: int = 6

@@ -191,3 +191,9 @@ def test_usage_is_counted_when_a_memory_is_recalled(service):
     service.flush()
     (mem, _), = service.store.get("alice/proj", res.ids)
     assert mem.access_count == 1 and mem.last_accessed_at is not None
+
+
+def test_time_filters_accept_any_representable_date(service):
+    store(service, "alice/proj", {"content": "an ancient record", "occurred_at": "0999-06-01T00:00:00Z"})
+    out = recall(service, "alice/proj", "ancient record", since=datetime(1, 1, 1, tzinfo=UTC), until=datetime(1000, 1, 1, tzinfo=UTC))
+    assert [m.content for m in out.memories] == ["an ancient record"]

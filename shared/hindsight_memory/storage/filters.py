@@ -77,7 +77,8 @@ class Where:
     def time(self, column: str, op: str, value: datetime) -> "Where":
         if op not in (">=", "<", "<=", ">"):
             raise ValueError(op)
-        stamp = as_utc(value).strftime("%Y-%m-%d %H:%M:%S.%f")
+        v = as_utc(value)
+        stamp = f"{v.year:04d}-{v:%m-%d %H:%M:%S.%f}"  # %Y does not zero-pad years before 1000
         self._clauses.append(f"{_col(column)} {op} TIMESTAMP '{stamp}'")
         return self
 
