@@ -19,7 +19,16 @@ from .retrieval.recall import Retriever
 from .retrieval.rerank import make_reranker
 from .storage.lance import LanceStore
 from .text import normalize
-from .writer.messages import FeedbackOp, ForgetOp, PreparedItem, StoreOp, TouchOp, WriteOp, idempotency_key, memory_id
+from .writer.messages import (
+    FeedbackOp,
+    ForgetOp,
+    PreparedItem,
+    StoreOp,
+    TouchOp,
+    WriteOp,
+    idempotency_key,
+    memory_id,
+)
 from .writer.queue import InProcessQueue, SqsQueue, WriteQueue
 from .writer.writer import StoreOutcome, Writer
 
