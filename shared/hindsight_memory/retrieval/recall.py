@@ -55,8 +55,11 @@ class Retriever:
         window: TimeWindow | None = None
         if not (q.since or q.until):
             window = parse_time_window(q.query, now)
+        # Once a time expression has become a filter, its words only add noise to matching ("yesterday").
+        text = _without(q.query, window.expression) if window is not None else q.query
+        q = q.model_copy(update={"query": text})
         # The query embedding (tens of ms) runs while BM25 searches; a fallback search reuses it.
-        qvec = self._pool.submit(self.embedder.embed_query, q.query)
+        qvec = self._pool.submit(self.embedder.embed_query, text)
         cands, info = self._search(q, now, window, qvec)
         if window is not None and not cands:
             # Nothing at all in the window: the expression may have misled us ("in March" of a plan, not of an
@@ -221,6 +224,13 @@ class Retriever:
             c.score = 0.5 * c.score + 0.5 * s
         head.sort(key=lambda c: c.score, reverse=True)
         ordered[:20] = head
+
+
+def _without(query: str, expression: str) -> str:
+    """The query minus the time expression (matched case-insensitively); the original if nothing is left."""
+    i = query.casefold().find(expression)
+    rest = (query[:i] + query[i + len(expression):]).strip() if i >= 0 else query
+    return rest if len(rest) >= 2 else query
 
 
 def _dedup(cands: list[Candidate]) -> list[Candidate]:
