@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     rrf_k: int = 60
     half_life_days: float = 30.0
     decay_exempt_importance: float = 0.8
-    min_relevance: float = 0.3
+    min_relevance: float = 0.55
     neighbour_weight: float = 0.25
     reranker: str | None = None
 
