@@ -37,7 +37,8 @@ CATALOG_SCHEMA = pa.schema([pa.field("key", pa.string(), nullable=False), pa.fie
 # Scalar indexes built once a table is large enough: (column, kind) per table.
 _SCALAR_INDEXES = {
     "memories": [("id", "btree"), ("namespace", "btree"), ("kind", "bitmap"), ("status", "bitmap"),
-                 ("tag_keys", "label_list"), ("entity_keys", "label_list")],
+                 ("tag_keys", "label_list"), ("entity_keys", "label_list"),
+                 ("session_key", "btree"), ("slot_key", "btree")],  # neighbour lookups, supersede checks
     "events": [("id", "btree"), ("namespace", "btree"), ("idem_key", "btree"), ("memory_id", "btree")],
     "cold": [("id", "btree"), ("namespace", "btree")],
 }
