@@ -1,10 +1,10 @@
 """Reflect function: reflect-queue batches (task-end, anomaly) and scheduled triggers (periodic, induction)."""
 
-from hindsight_memory.config import Settings
 from hindsight_memory.serverless import tasks
+from hindsight_memory.serverless.settings import load_settings
 from hindsight_memory.service import build_service
 
-service = build_service(Settings())  # once per cold start; its writes go through the store queue
+service = build_service(load_settings())  # once per cold start; its writes go through the store queue
 
 
 def handler(event: dict, context: object) -> dict:

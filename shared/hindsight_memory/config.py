@@ -3,7 +3,7 @@
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path.home() / ".hindsight" / "data"
@@ -79,8 +79,15 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8765
     tokens: str | None = Field(default=None, description="JSON list of token records (hashes only)")
+    secret_arn: str | None = Field(default=None, description="Serverless: secret holding tokens and LLM keys")
     allowed_hosts: str = "localhost,127.0.0.1,[::1]"
     log_content: bool = False
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, v: object) -> object:
+        # Deployment tools pass unset variables as "" (terraform's default for an optional string).
+        return None if v == "" else v
 
     def storage_options(self) -> dict[str, str]:
         """Object-store options for LanceDB (all values strings, as LanceDB requires)."""

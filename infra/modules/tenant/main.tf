@@ -39,6 +39,7 @@ locals {
       HINDSIGHT_SECRET_ARN        = aws_secretsmanager_secret.this.arn
       HINDSIGHT_LLM_MODEL         = var.llm_model
       HINDSIGHT_EMBEDDER          = var.embedder
+      HINDSIGHT_ALLOWED_HOSTS     = var.allowed_hosts
       # litellm otherwise downloads its price list at import time.
       LITELLM_LOCAL_MODEL_COST_MAP = "True"
     },

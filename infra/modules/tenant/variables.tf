@@ -92,6 +92,12 @@ variable "llm_model" {
   default     = ""
 }
 
+variable "allowed_hosts" {
+  description = "Host names the gateway accepts (HINDSIGHT_ALLOWED_HOSTS, comma-separated). '*' by default: a Function URL's host is known only after it exists, and every request still needs a bearer token. Set your custom domain here to turn the Host check on."
+  type        = string
+  default     = "*"
+}
+
 variable "embedder" {
   description = "Embedder name (HINDSIGHT_EMBEDDER)."
   type        = string

@@ -1,0 +1,37 @@
+"""Settings for deployed functions: the environment, plus the tenant's secret (tokens, LLM provider keys)."""
+
+import json
+import os
+from typing import Any
+
+from ..config import Settings
+from ..errors import InvalidInput
+
+
+def load_settings(client: Any = None, **overrides: Any) -> Settings:
+    """Settings from the environment; when HINDSIGHT_SECRET_ARN is set, the secret's JSON document
+    `{"tokens": [...], "env": {"OPENAI_API_KEY": "..."}}` supplies the token hashes and provider keys.
+
+    Raises:
+        InvalidInput: the secret is not such a JSON document.
+    """
+    settings = Settings(**overrides)
+    if not settings.secret_arn:
+        return settings
+    if client is None:
+        import boto3
+
+        client = boto3.client("secretsmanager", region_name=settings.s3_region)
+    raw = client.get_secret_value(SecretId=settings.secret_arn).get("SecretString") or "{}"
+    try:
+        doc = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput("the tenant secret must be a JSON object") from exc
+    if not isinstance(doc, dict):
+        raise InvalidInput("the tenant secret must be a JSON object")
+    # Provider keys go where litellm reads them; explicit environment variables win over the secret.
+    for name, value in (doc.get("env") or {}).items():
+        os.environ.setdefault(str(name), str(value))
+    if doc.get("tokens") and not settings.tokens:
+        settings = settings.model_copy(update={"tokens": json.dumps(doc["tokens"])})
+    return settings
