@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: install serve test test-fast bench lint fmt localstack-up localstack-down local-stack image coldstart clean
+.PHONY: install serve test test-fast bench lint fmt tf-check localstack-up localstack-down local-stack image coldstart clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null || { echo "need $(PY) (Python 3.11+)"; exit 1; }
@@ -35,6 +35,12 @@ lint: $(STAMP)
 
 fmt: $(STAMP)
 	$(BIN)/ruff format shared functions tests
+
+## tf-check: terraform fmt + validate, offline (provider from the machine's mirror)
+TFRC := $(CURDIR)/infra/terraformrc
+tf-check:
+	TF_CLI_CONFIG_FILE=$(TFRC) terraform fmt -check -recursive infra
+	for e in local aws; do (cd infra/envs/$$e && TF_CLI_CONFIG_FILE=$(TFRC) terraform init -input=false -backend=false >/dev/null && TF_CLI_CONFIG_FILE=$(TFRC) terraform validate) || exit 1; done
 
 localstack-up:
 	bash localstack/install.sh && bash localstack/start.sh
