@@ -42,5 +42,5 @@ def test_opening_a_store_with_another_embedding_model_names_the_reindex_command(
     svc = build_service(Settings(store_uri=uri, embedder="hashing-256"))
     svc.store_memories(StoreRequest(namespace="a", items=[{"content": "x"}], wait=True))
     svc.close()
-    with pytest.raises(ModelMismatch, match="hindsight reindex"):
+    with pytest.raises(ModelMismatch, match=r"hindsight --embedder .* reindex --to"):
         build_service(Settings(store_uri=uri, embedder="hashing-128"))

@@ -97,8 +97,8 @@ class LanceStore:
             if found != self.model_id or int(dim) != self.dim:
                 raise ModelMismatch(
                     f"table {name!r} at {self.uri} holds vectors of {found or 'unknown'} ({dim}-d), not "
-                    f"{self.model_id} ({self.dim}-d); run `hindsight reindex --embedder <spec>` to re-embed, "
-                    f"or configure the embedder the table was written with"
+                    f"{self.model_id} ({self.dim}-d): run `hindsight --embedder <the table's embedder> reindex --to <new "
+                    f"embedder>` to re-embed, or configure the embedder the table was written with"
                 )
         return table
 
