@@ -32,6 +32,15 @@ class Settings(BaseSettings):
     batch_max_items: int = 256
     batch_window_ms: int = 20
     commit_retries: int = 8
+    # How stale a read may be with respect to other processes' commits (this process's own writes are seen at
+    # once). Checking costs an object-store round trip per query. None: 0 when another process is the writer
+    # (queue=sqs), 1 s in embedded mode (where only other tools, e.g. the CLI, write besides this process).
+    read_consistency_s: float | None = None
+
+    def read_consistency(self) -> float:
+        if self.read_consistency_s is not None:
+            return self.read_consistency_s
+        return 0.0 if self.queue == "sqs" else 1.0
 
     # --- store semantics
     working_memory_turns: int = 15
