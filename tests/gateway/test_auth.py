@@ -83,9 +83,11 @@ def test_another_tenants_token_never_sees_this_tenants_memories(live_gateway):
     assert store_rest(live_gateway, "globex", "alice/shared-name", SECRET).status_code == 200
     with live_gateway.http() as http:
         acme = http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
-                         json={"namespace": "alice/shared-name", "query": "launch code tea", "top_k": 10}).json()
+                         json={"namespace": "alice/shared-name", "query": "launch code tea", "top_k": 10,
+                                 "min_score": 0}).json()
         globex = http.post("/v1/memories/recall", headers=live_gateway.headers("globex"),
-                           json={"namespace": "alice/shared-name", "query": "launch code tea", "top_k": 10}).json()
+                           json={"namespace": "alice/shared-name", "query": "launch code tea", "top_k": 10,
+                                   "min_score": 0}).json()
     assert [m["content"] for m in acme["memories"]] == ["acme: alice likes green tea"]
     assert [m["content"] for m in globex["memories"]] == [SECRET]
 

@@ -38,6 +38,8 @@ def test_rest_errors_are_4xx_with_a_code(live_gateway):
 def test_health_reports_storage_and_metrics_speak_prometheus(live_gateway):
     with live_gateway.http() as http:
         health = http.get("/health")
+        http.post("/v1/memories/store", headers=live_gateway.headers("alice"),
+                  json={"namespace": "alice/rest", "items": [{"content": "the cluster runs kubernetes 1.31"}], "wait": True})
         http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
                   json={"namespace": "alice/rest", "query": "kubernetes"})
         metrics = http.get("/metrics")

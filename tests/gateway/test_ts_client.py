@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 CLIENT_DIR = Path(__file__).parent.parent / "ts_client"
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+# One worker runs both tests: two concurrent `npm ci` in one folder would delete each other's node_modules.
+pytestmark = [pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed"),
+              pytest.mark.xdist_group("ts_client")]
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 recall end to end and for the retrieval core, against exact numpy search on the same vectors."""
 
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import numpy as np

@@ -12,7 +12,6 @@ from .ops import Operations
 
 log = logging.getLogger(__name__)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-MAX_NAMESPACES_PER_SCRAPE = 200
 
 
 class _ServiceCollector(Collector):
@@ -20,7 +19,7 @@ class _ServiceCollector(Collector):
         self.ops = ops
 
     def collect(self) -> Iterator[Metric]:
-        mem = GaugeMetricFamily("hindsight_memories", "Memories by kind and status (namespaces seen by this process)",
+        mem = GaugeMetricFamily("hindsight_memories", "Memories by kind and status",
                                 labels=["tenant", "kind", "status"])
         depth = GaugeMetricFamily("hindsight_queue_depth", "Write operations waiting for the writer", labels=["tenant"])
         recalls = CounterMetricFamily("hindsight_recalls", "Recall calls", labels=["tenant"])
@@ -54,18 +53,14 @@ class _ServiceCollector(Collector):
         yield from (mem, depth, recalls, hits, hit_rate, stored, dedup, sup, sup_ratio, feedback, reuse)
 
     def _memories(self, family: GaugeMetricFamily, tenant: str, svc) -> None:
-        totals: dict[tuple[str, str], int] = {}
-        for ns in sorted(self.ops.namespaces_seen.get(tenant, ()))[:MAX_NAMESPACES_PER_SCRAPE]:
-            try:
-                counts = svc.store.status_counts(ns)
-            except Exception:  # a scrape must not fail because one table is unreachable
-                log.warning("memory counts unavailable", extra={"tenant": tenant})
-                return
-            for kind, by_status in counts.items():
-                for status, n in by_status.items():
-                    totals[(kind, status)] = totals.get((kind, status), 0) + n
-        for (kind, status), n in sorted(totals.items()):
-            family.add_metric([tenant, kind, status], n)
+        try:
+            counts = svc.store.status_counts(None)  # tenant-wide: metrics are for the operator, not an agent
+        except Exception:  # a scrape must not fail because one table is unreachable
+            log.warning("memory counts unavailable", extra={"tenant": tenant})
+            return
+        for kind, by_status in sorted(counts.items()):
+            for status, n in sorted(by_status.items()):
+                family.add_metric([tenant, kind, status], n)
 
 
 class Metrics:

@@ -30,15 +30,10 @@ class Operations:
     def __init__(self, tenants: TenantRegistry) -> None:
         self.tenants = tenants
         self.settings = tenants.settings
-        self.namespaces_seen: dict[str, set[str]] = {}  # tenant -> namespaces touched (for /metrics)
 
     def _svc(self, who: Principal, namespace: str) -> MemoryService:
         who.require(namespace)
-        svc = self.tenants.get(who.tenant)
-        seen = self.namespaces_seen.setdefault(who.tenant, set())
-        if len(seen) < 1000:
-            seen.add(namespace)
-        return svc
+        return self.tenants.get(who.tenant)
 
     # ------------------------------------------------------------------ agent tools
     def store(self, who: Principal, namespace: str, items: list[dict | MemoryCreate], wait: bool = False) -> dict:

@@ -226,10 +226,12 @@ class LanceStore:
         t = {MEMORIES: self.memories, EVENTS: self.events, COLD: self.cold}[table]
         return t.count_rows(str(Where(namespace))) if namespace else t.count_rows()
 
-    def status_counts(self, namespace: str) -> dict[str, dict[str, int]]:
-        rows = self._rows(self.memories, Where(namespace), ["namespace", "kind", "status"])
+    def status_counts(self, namespace: str | None) -> dict[str, dict[str, int]]:
+        """Memories by kind and status in one namespace, or (None) tenant-wide, for operators' metrics."""
+        where = Where(namespace) if namespace else Where.all_namespaces()
+        rows = self._rows(self.memories, where, ["namespace", "kind", "status"])
         out: dict[str, dict[str, int]] = {}
-        for r in self._own(namespace, rows):
+        for r in self._own(namespace, rows) if namespace else rows:
             out.setdefault(r["kind"], {}).setdefault(r["status"], 0)
             out[r["kind"]][r["status"]] += 1
         return out
