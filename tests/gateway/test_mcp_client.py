@@ -139,3 +139,22 @@ def test_an_admin_exports_imports_compacts_and_an_agent_reflects(live_gateway):
     assert not compacted.is_error, compacted.content[0].text
     assert recalled.structured_content["memories"][0]["content"] == "Backups run nightly at 02:00 UTC."
     assert not reflected.is_error, reflected.content[0].text
+
+
+def test_forget_by_filter_hides_only_the_matching_memories(live_gateway):
+    ns = "alice/forget-filter"
+
+    async def go():
+        async with mcp_client(live_gateway.url, live_gateway.tokens["alice"], "legacy") as c:
+            await c.call_tool("memory_store", {"namespace": ns, "wait": True, "items": [
+                {"content": "Temporary note: the wifi guest code is 4471", "tags": ["temp"]},
+                {"content": "Permanent note: the office opens at 8:30", "tags": ["keep"]}]})
+            both = await c.call_tool("memory_forget", {"namespace": ns, "ids": ["a" * 32], "filter": {"tags": ["temp"]}})
+            gone = await c.call_tool("memory_forget", {"namespace": ns, "filter": {"tags": ["temp"]}})
+            left = await c.call_tool("memory_recall", {"namespace": ns, "query": "note", "top_k": 10, "min_score": 0})
+            return both, gone, left
+
+    both, gone, left = run(go())
+    assert both.is_error and "exactly one" in both.content[0].text
+    assert not gone.is_error and gone.structured_content["forgotten"] == 1
+    assert [m["content"] for m in left.structured_content["memories"]] == ["Permanent note: the office opens at 8:30"]

@@ -18,6 +18,7 @@ from pydantic import Field, ValidationError
 
 from ..errors import HindsightError, Unauthorized
 from ..models import Kind, MemoryCreate, RecallQuery
+from ..writer.messages import ForgetFilter
 from .auth import Principal
 from .ops import DATA_NOTE, Operations
 
@@ -157,12 +158,16 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
     @mcp.tool(name="memory_forget", annotations=ToolAnnotations(destructive_hint=True))
     async def memory_forget(
         namespace: Namespace,
-        ids: Annotated[list[str], Field(description="Ids of the memories to forget (from memory_recall)")],
+        ids: Annotated[list[str] | None, Field(description="Ids of the memories to forget (from memory_recall)")] = None,
+        filter: Annotated[ForgetFilter | None, Field(
+            description="Instead of ids: forget every memory matching all given fields (kinds, tags, entities, "
+                        "session_id, before, after)")] = None,
+        everything: Annotated[bool, Field(description="Forget the whole namespace (with no ids or filter)")] = False,
         purge: Annotated[bool, Field(description="Erase for good instead of hiding (restorable)")] = False,
     ) -> CallToolResult:
         """Forget memories. Call it when the user asks you to forget something or a memory is wrong; find the ids
-        with memory_recall first. purge=true erases them for good."""
-        return await run("memory_forget", lambda who: ops.forget(who, namespace, ids, purge))
+        with memory_recall first, or give a filter. purge=true erases them for good."""
+        return await run("memory_forget", lambda who: ops.forget(who, namespace, ids or [], purge, filter, everything))
 
     @mcp.tool(name="memory_feedback", annotations=ToolAnnotations(idempotent_hint=False))
     async def memory_feedback(

@@ -57,12 +57,17 @@ class Operations:
         out["note"] = DATA_NOTE
         return out
 
-    def forget(self, who: Principal, namespace: str, ids: list[str], purge: bool = False) -> dict:
-        if not ids:
-            raise InvalidInput("give the ids of the memories to forget")
+    def forget(self, who: Principal, namespace: str, ids: list[str], purge: bool = False,
+               filter: Any = None, everything: bool = False) -> dict:
+        if sum(map(bool, (ids, filter is not None, everything))) != 1:
+            raise InvalidInput("give exactly one of: ids, a filter, or everything=true")
         if len(ids) > self.settings.max_items_per_store:
             raise LimitExceeded(f"at most {self.settings.max_items_per_store} ids per call")
-        return self._svc(who, namespace).forget(namespace, list(ids), purge=purge)
+        svc = self._svc(who, namespace)
+        if ids:
+            return svc.forget(namespace, list(ids), purge=purge)
+        where = filter.model_dump(exclude_none=True) if hasattr(filter, "model_dump") else filter
+        return svc.forget_matching(namespace, where=where, everything=everything, purge=purge)
 
     def feedback(self, who: Principal, namespace: str, memory_id: str, useful: bool) -> dict:
         if not memory_id or len(memory_id) > 128:
