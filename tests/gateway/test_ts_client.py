@@ -1,5 +1,6 @@
 """A second, independent client: the TypeScript MCP SDK from npm, run by node against the live gateway."""
 
+import fcntl
 import json
 import os
 import shutil
@@ -9,17 +10,20 @@ from pathlib import Path
 import pytest
 
 CLIENT_DIR = Path(__file__).parent.parent / "ts_client"
-# One worker runs both tests: two concurrent `npm ci` in one folder would delete each other's node_modules.
-pytestmark = [pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed"),
-              pytest.mark.xdist_group("ts_client")]
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 
 @pytest.fixture(scope="module")
 def ts_client():
-    if not (CLIENT_DIR / "node_modules" / "@modelcontextprotocol" / "sdk").exists():
-        # The lock file pins the SDK; `npm ci` installs exactly that.
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=CLIENT_DIR, check=True, timeout=300,
-                       capture_output=True)
+    # Test workers are separate processes: a file lock makes one of them install while the other waits,
+    # instead of two `npm ci` runs deleting each other's node_modules.
+    with open(CLIENT_DIR / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (CLIENT_DIR / "node_modules" / ".installed").exists():
+            # The lock file pins the SDK; `npm ci` installs exactly that.
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=CLIENT_DIR, check=True, timeout=300,
+                           capture_output=True)
+            (CLIENT_DIR / "node_modules" / ".installed").touch()
     return CLIENT_DIR / "client.mjs"
 
 
