@@ -81,7 +81,7 @@ def _fragmentation(n_commits: int) -> tuple[str, dict]:
     import tempfile
 
     from ..config import Settings
-    from ..lifecycle.compact import bench_fragmentation
+    from ..lifecycle.bench import bench_fragmentation
 
     res = bench_fragmentation(Settings(store_uri=tempfile.mkdtemp(prefix="hs-frag-"), embedder="hashing"),
                               n_commits=n_commits)

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 # Runs in the fresh interpreter: the handler's own import statements first (dependencies), then the module.
 _PROBE = r"""
-import ast, importlib, json, resource, sys, time
+import ast, importlib, json, sys, time
 name, path, heavy = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
 t0 = time.perf_counter()
 for node in ast.parse(open(path).read()).body:
@@ -25,7 +25,8 @@ importlib.import_module(f"functions.{name}.handler")
 t2 = time.perf_counter()
 print(json.dumps({"import_s": t1 - t0, "init_s": t2 - t1,
                   "loaded": [m for m in heavy if m in sys.modules],
-                  "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  # VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec from the (possibly large) parent.
+                  "max_rss_mb": int(next(l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM"))) / 1024}))
 """
 
 
