@@ -31,10 +31,10 @@ class Candidate:
     score: float = 0.0
 
 
-NEIGHBOUR_SEEDS = 8  # best candidates whose adjacent turns are fetched
+NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
 ANSWER_SHARE = 0.7  # score a turn inherits from the question right before it
 CONTEXT_SHARE = 0.3  # score a turn inherits from any other adjacent turn
-_QUESTION = re.compile(r"[?？]|(?:吗|呢|什么|哪|谁|几|多少)[。!！]?\s*$")
+_QUESTION = re.compile(r"[?？]|(?:吗|呢|什么|哪|谁|几|多少)[。!！]?\s*$|\b(?:please|can you|could you)\b|请|帮我", re.IGNORECASE)
 
 
 def _is_question(text: str) -> bool:
@@ -187,10 +187,12 @@ class Retriever:
         if not w or q.session_id:
             return
         best = sorted(cands.values(), key=lambda c: c.score, reverse=True)[:NEIGHBOUR_SEEDS]
-        seeds = [c.memory for c in best if c.memory.session_id]
+        # Only a question or request has an answer after it worth fetching; statements stand on their own (and
+        # short replies already carry their prompt from write time), so most recalls skip this round trip.
+        seeds = [c.memory for c in best if c.memory.session_id and _is_question(c.memory.content)]
         if seeds:
             have = {(c.memory.session_id, c.memory.seq) for c in cands.values()}
-            ranges = {(key(m.session_id), m.seq - 1, m.seq + 1) for m in seeds}
+            ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds}
             for m, vec in self.store.find(q.namespace, lambda w_: self._where(q, window, w_).session_ranges(ranges),
                                           with_vectors=True, limit=len(ranges) * 3):
                 if m.id not in cands and (m.session_id, m.seq) not in have:
