@@ -55,6 +55,13 @@ class Settings(BaseSettings):
     min_relevance: float = 0.55
     neighbour_weight: float = 0.25
     reranker: str | None = None
+    # A warm process (embedded server, warm Lambda) keeps each namespace's vectors in memory for exact search;
+    # the bound is rows across namespaces (384-d: ~1.6 KB a row), least recently used namespaces go first.
+    vector_cache: bool = True
+    vector_cache_max_rows: int = 2_000_000
+
+    def vector_cache_rows(self) -> int:
+        return self.vector_cache_max_rows if self.vector_cache else 0
 
     # --- limits (enforced before anything is queued)
     max_items_per_store: int = 500

@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from ..errors import ModelMismatch, StorageConflict
 from ..models import Memory, Status
+from .cache import VectorCache
 from .filters import Where
 from .schema import (
     DIM_KEY,
@@ -63,6 +64,7 @@ class LanceStore:
         memories_table: str | None = None,
         cold_table: str | None = None,
         check_model: bool = True,
+        vector_cache_rows: int = 2_000_000,
     ) -> None:
         self.uri = uri
         self.model_id = model_id
@@ -80,6 +82,9 @@ class LanceStore:
         self.events = self._open(EVENTS, EVENT_SCHEMA)
         self.cold = self._open(self.cold_name, self._schema, check_model=check_model)
         self._fts_ready = self._has_fts_index()
+        # A warm process answers vector searches from memory (0 rows: off); see storage/cache.py.
+        self._cache_rows = vector_cache_rows
+        self._cache = VectorCache(vector_cache_rows, _Snapshot(self)) if vector_cache_rows > 0 else None
 
     # ---------------------------------------------------------------- tables
     def _open(self, name: str, schema: pa.Schema, check_model: bool = False) -> Any:
@@ -196,6 +201,12 @@ class LanceStore:
                       table: str = MEMORIES) -> list[tuple[Memory, float, Any]]:
         """Nearest memories by cosine similarity, prefiltered by `where` (which is scoped to `namespace`)."""
         self._check_scope(namespace, where)
+        if table == MEMORIES and self._cache is not None:
+            hits = self._cache.search(namespace, str(Where(namespace)), list(where._clauses), vector, limit,
+                                      self.memories.version)
+            if hits is not None:
+                mine = {id(r) for r in self._own(namespace, [r for r, _, _ in hits])}
+                return [(row_to_memory(r), cos, v) for r, cos, v in hits if id(r) in mine]
         t = self.cold if table == COLD else self.memories
         rows = (t.search(vector, vector_column_name="vector").distance_type("cosine")
                 .where(str(where), prefilter=True).select([*_WITH_VECTOR, "_distance"]).limit(limit).to_list())
@@ -297,7 +308,7 @@ class LanceStore:
         """Another generation of memory tables in the same database (a reindex target)."""
         return LanceStore(self.uri, model_id=model_id, dim=dim, storage_options=self.storage_options or None,
                           read_consistency=self._read_consistency, commit_retries=self._retries,
-                          memories_table=memories_table, cold_table=cold_table)
+                          memories_table=memories_table, cold_table=cold_table, vector_cache_rows=self._cache_rows)
 
     def table_names(self) -> list[str]:
         names: list[str] = []
@@ -464,6 +475,32 @@ class LanceStore:
         if len(good) != len(rows):
             log.error("storage returned rows of another namespace; dropped", extra={"dropped": len(rows) - len(good)})
         return good
+
+
+class _Snapshot:
+    """The vector cache's reads: one private handle on the memories table, pinned to a version per refresh so
+    every read of a refresh sees the same commit."""
+
+    def __init__(self, store: LanceStore) -> None:
+        self._store = store
+        self._table: Any = None
+        self._name = ""
+
+    def pin(self) -> int:
+        if self._table is None or self._name != self._store.memories_name:
+            self._name = self._store.memories_name
+            self._table = self._store._db.open_table(self._name)
+        self._table.checkout_latest()
+        version = self._table.version
+        self._table.checkout(version)
+        return version
+
+    def fetch(self, where: str, *, with_vector: bool) -> pa.Table:
+        cols = _WITH_VECTOR if with_vector else ["id"]
+        return self._table.search().where(where).select(cols).with_row_id(True).limit(None).to_arrow()
+
+    def count(self, where: str) -> int:
+        return self._table.count_rows(where)
 
 
 def active(where: Where) -> Where:
