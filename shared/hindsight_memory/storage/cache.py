@@ -170,6 +170,11 @@ class VectorCache:
                 log.error("vector cache row failed its filter; dropped", extra={"namespace": namespace})
         return out
 
+    def namespaces(self) -> list[str]:
+        """Namespaces held now, least recently used first."""
+        with self._lock:
+            return list(self._states)
+
     def clear(self) -> None:
         with self._lock:
             self._states.clear()

@@ -1,0 +1,192 @@
+"""The warm-process vector cache: the same answers as LanceDB under every recall filter, this process's writes
+seen at once, another process's commits seen after the read-consistency interval, and no stale, forgotten or
+foreign row ever returned from memory."""
+
+import random
+import time
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from hindsight_memory.config import Settings
+from hindsight_memory.errors import InvalidInput
+from hindsight_memory.models import Kind, Memory, RecallQuery, Source, Status, StoreRequest
+from hindsight_memory.retrieval.recall import Retriever
+from hindsight_memory.service import build_service
+from hindsight_memory.storage.filters import Where
+from hindsight_memory.storage.lance import LanceStore
+from hindsight_memory.text import key
+from hindsight_memory.writer.messages import memory_id
+
+pytestmark = pytest.mark.xdist_group("vector_cache")
+
+NS = "alice/proj"
+BASE = datetime(2026, 1, 1, tzinfo=UTC)
+HOSTILE = ["x' OR '1'='1", "a'; DROP TABLE memories; --", "') OR true OR ('", "\\' OR 1=1 --", "*", "%"]
+
+
+def wait_until(condition, timeout=15.0):
+    """Poll `condition` until it holds or `timeout` passes; returns its last value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+def second_store(svc, *, cache_rows=2_000_000, consistency=timedelta(0)) -> LanceStore:
+    """Another LanceStore on the same tables: what another process would open."""
+    return LanceStore(svc.settings.store_uri, model_id=svc.embedder.model_id, dim=svc.embedder.dim,
+                      read_consistency=consistency, vector_cache_rows=cache_rows)
+
+
+def vsearch(store, ns, vector, where=None, limit=20):
+    return [m.id for m, _, _ in store.vector_search(ns, vector, where or Where(ns).enum_in("status", [Status.active]), limit)]
+
+
+def store(svc, ns, *items):
+    return svc.store_memories(StoreRequest(namespace=ns, items=[i if isinstance(i, dict) else {"content": i} for i in items],
+                                           wait=True))
+
+
+@pytest.fixture
+def svc(tmp_path):
+    s = build_service(Settings(store_uri=str(tmp_path / "data"), embedder="hashing", read_consistency_s=0.2))
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def corpus(svc):
+    """Three thousand memories with random wording, tags, entities, sessions, kinds, times and some
+    superseded history, written straight through the storage adapter."""
+    rng = random.Random(5)
+    vocab = [f"w{i}" for i in range(1500)]
+    texts = [" ".join(rng.sample(vocab, 9)) for _ in range(3000)]
+    # A little noise on top of the hashing vectors: no two cosines tie, so both paths must agree on every rank.
+    noise = np.random.default_rng(5).normal(0, 0.02, (len(texts), svc.embedder.dim)).astype(np.float32)
+    vecs = svc.embedder.embed_passages(texts) + noise
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    mems = []
+    for i, text in enumerate(texts):
+        at = BASE + timedelta(hours=5 * i)
+        mems.append(Memory(id=memory_id(f"c-{i}"), namespace=NS if i % 7 else "alice/other", kind=list(Kind)[i % 3],
+                           status=Status.superseded if i % 11 == 0 else Status.active, content=text, occurred_at=at,
+                           stored_at=at, updated_at=at, source=Source.import_, embed_model=svc.embedder.model_id,
+                           tags=[f"t{i % 13}", f"u{i % 5}"], entities=[f"e{i % 17}"], session_id=f"s{i // 50}",
+                           seq=i % 50))
+    svc.store.upsert(mems, list(vecs))
+    svc.store.ensure_fts_index()
+    return [t for i, t in enumerate(texts) if i % 7]
+
+
+FILTERS = [{}, {"tags": ["t3"]}, {"tags": ["t3", "u2"]}, {"entities": ["e4"]}, {"kinds": [Kind.semantic, Kind.working]},
+           {"session_id": "s12"}, {"since": BASE + timedelta(days=100), "until": BASE + timedelta(days=300)},
+           {"include_history": True}, {"tags": ["t1"], "include_history": True, "kinds": [Kind.episodic]},
+           {"tags": ["never-used"]}]
+
+
+def test_cached_and_uncached_recall_return_the_same_memories_under_every_filter(svc, corpus):
+    uncached = Retriever(second_store(svc, cache_rows=0), svc.embedder, svc.settings)
+    rng = random.Random(9)
+    for text in rng.sample(corpus, 12):
+        query = " ".join(text.split()[:4])
+        for flt in FILTERS:
+            q = RecallQuery(namespace=NS, query=query, top_k=10, min_score=0.0, **flt)
+            fast, _ = svc.retriever.recall(q)
+            slow, _ = uncached.recall(q)
+            assert [m.id for m in fast.memories] == [m.id for m in slow.memories], (query, flt)
+            where = svc.retriever._where(q, None)
+            qvec = svc.embedder.embed_query(query)
+            assert vsearch(svc.store, NS, qvec, where, 60) == vsearch(uncached.store, NS, qvec, where, 60), flt
+    assert NS in svc.store._cache.namespaces()  # answered from memory, not by falling back
+
+
+def test_filters_the_cache_cannot_read_exactly_are_answered_by_lancedb(svc, corpus):
+    qvec = svc.embedder.embed_query(corpus[0])
+    plain = second_store(svc, cache_rows=0)
+    where = lambda: Where(NS).ids([memory_id("c-1"), memory_id("c-2")])  # noqa: E731
+    assert sorted(vsearch(svc.store, NS, qvec, where())) == sorted(vsearch(plain, NS, qvec, where()))
+    assert len(vsearch(svc.store, NS, qvec, where())) == 2
+
+
+def test_a_namespace_over_the_row_budget_is_still_searched_correctly(svc, corpus):
+    small = second_store(svc, cache_rows=100)
+    qvec = svc.embedder.embed_query(corpus[3])
+    assert vsearch(small, NS, qvec) == vsearch(second_store(svc, cache_rows=0), NS, qvec)
+    assert small._cache.namespaces() == []
+
+
+def test_a_write_is_visible_to_the_next_recall_at_once(svc, corpus):
+    before = recall_ids(svc, "zebra quartz lighthouse")
+    res = store(svc, NS, {"content": "zebra quartz lighthouse keeper", "tags": ["fresh"]})
+    assert res.ids[0] not in before
+    assert recall_ids(svc, "zebra quartz lighthouse")[:1] == res.ids
+    assert recall_ids(svc, "zebra quartz lighthouse", tags=["fresh"]) == res.ids
+
+
+def recall_ids(svc, query, **kw):
+    return [m.id for m in svc.recall(RecallQuery(namespace=NS, query=query, **kw)).memories]
+
+
+def test_forgotten_purged_superseded_and_archived_memories_never_come_back_from_the_cache(svc):
+    a = store(svc, NS, "the vault code is ruby falcon", "the boat name is silver otter",
+              "the garage door opener is blue kestrel", "the printer password is amber lynx").ids
+    qv = {t: svc.embedder.embed_query(t) for t in ("vault code", "boat name", "garage door", "printer password")}
+    for t, v in qv.items():
+        assert vsearch(svc.store, NS, v)  # warm the cache
+    svc.forget(NS, [a[0]])
+    svc.forget(NS, [a[1]], purge=True)
+    svc.archive(NS, [a[3]])
+    svc.flush()
+    for v in qv.values():
+        assert {a[0], a[1], a[3]}.isdisjoint(vsearch(svc.store, NS, v))
+    assert a[1] not in vsearch(svc.store, NS, qv["boat name"], Where(NS).enum_in("status", list(Status)))
+    assert a[0] not in recall_ids(svc, "vault code", include_history=True)
+    old = store(svc, NS, "My favourite colour is green.").ids[0]
+    new = store(svc, NS, "My favourite colour is purple.").ids[0]
+    hits = vsearch(svc.store, NS, svc.embedder.embed_query("favourite colour"))
+    assert new in hits and old not in hits
+    assert old in vsearch(svc.store, NS, svc.embedder.embed_query("favourite colour"),
+                          Where(NS).enum_in("status", [Status.active, Status.superseded]))
+
+
+def test_another_process_commit_is_seen_after_the_read_consistency_interval(svc, corpus):
+    other = second_store(svc, consistency=timedelta(seconds=0.2))
+    qvec = svc.embedder.embed_query("walrus tangerine harbour")
+    assert memory_id("late") not in vsearch(other, NS, qvec)  # warm: the namespace is cached
+    assert NS in other._cache.namespaces()
+    late = Memory(id=memory_id("late"), namespace=NS, kind=Kind.semantic, content="walrus tangerine harbour",
+                  occurred_at=BASE, stored_at=BASE, updated_at=BASE, source=Source.user, embed_model=svc.embedder.model_id)
+    svc.store.upsert([late], [svc.embedder.embed_passages([late.content])[0]])
+    assert wait_until(lambda: vsearch(other, NS, qvec)[:1] == [late.id])
+    svc.store.delete(NS, [late.id])
+    assert wait_until(lambda: late.id not in vsearch(other, NS, qvec))
+    # A compaction moves every row to new fragments: still the same answers.
+    svc.store.upkeep(retention=timedelta(hours=1), scalar_min_rows=0, vector_min_rows=10**9)
+    probe = svc.embedder.embed_query(corpus[10])
+    plain = second_store(svc, cache_rows=0)
+    assert wait_until(lambda: vsearch(other, NS, probe) == vsearch(plain, NS, probe))
+    assert set(vsearch(other, NS, probe, limit=5000)) == set(vsearch(plain, NS, probe, limit=5000))
+
+
+def test_hostile_labels_stay_inside_their_namespace_and_hostile_namespaces_are_refused(svc):
+    store(svc, "alice", *[{"content": f"alice secret number {i}", "tags": [h], "entities": [h], "session_id": h}
+                          for i, h in enumerate(HOSTILE)])
+    alice = {m.id for m, _ in svc.store.find("alice", lambda w: w)}
+    store(svc, "bob", "bob public note number 1")
+    qvec = svc.embedder.embed_query("secret number")
+    for h in HOSTILE:
+        for where in (Where("bob").any_key("tag_keys", [key(h)]), Where("bob").any_key("entity_keys", [key(h)]),
+                      Where("bob").keys_in("session_key", [key(h)]), Where("bob")):
+            assert all(m.namespace == "bob" for m, _, _ in svc.store.vector_search("bob", qvec, where, 50))
+        bob = svc.recall(RecallQuery(namespace="bob", query="alice secret number", tags=[h], min_score=0.0))
+        assert bob.missing and alice.isdisjoint(m.id for m in svc.recall(RecallQuery(namespace="bob", query="secret")).memories)
+        assert [m.content for m in svc.recall(RecallQuery(namespace="alice", query="secret number", tags=[h],
+                                                          min_score=0.0)).memories][:1] == \
+            [f"alice secret number {HOSTILE.index(h)}"]
+        with pytest.raises(InvalidInput):
+            svc.store.vector_search(h, qvec, Where(h), 5)
+    assert set(svc.store._cache.namespaces()) >= {"alice", "bob"}
