@@ -171,6 +171,8 @@ class Retriever:
             importance = 0.85 + 0.3 * m.importance  # 0.85 .. 1.15
             usage = 1.0 + 0.05 * math.log1p(m.access_count)
             base = (0.55 * rrf_norm + 0.45 * relevance) * (0.75 + 0.25 * decay) * importance * usage
+            if _phatic(m):
+                base *= PHATIC_PRIOR
             if m.status != Status.active:
                 base *= 0.8  # history is shown when asked for, below the current value
             c.raw["cosine"] = cos
@@ -226,6 +228,17 @@ class Retriever:
             c.score = 0.5 * c.score + 0.5 * s
         head.sort(key=lambda c: c.score, reverse=True)
         ordered[:20] = head
+
+
+PHATIC_PRIOR = 0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
+_SPEAKERS = frozenset({"user", "assistant", "system", "human", "ai", "用户", "助手"})
+
+
+def _phatic(m: Memory) -> bool:
+    """Two content words or fewer, no number, and no prompt attached at write time (a reply like "14 June."
+    carries the question it answers in its context, so it is not phatic)."""
+    words = [t for t in terms(m.content) if t not in _SPEAKERS]
+    return len(words) <= 2 and not any(ch.isdigit() for ch in m.content) and "\n" not in m.context
 
 
 def _without(query: str, expression: str) -> str:
