@@ -91,18 +91,45 @@ _EN_COPULA = re.compile(
 )
 _EN_COLON = re.compile(r"^(?P<subj>[^,.;!?:]{2,40}):\s*(?P<val>.+)$")
 _ZH_COPULA = re.compile(r"^(?P<subj>[^，。；！？]{1,20}?)(?:现在是|现在为|改为|改成|变成|变为|调整为|更新为|是|为|：|:)(?P<val>.+)$")
-# A speaker label ("user: ...", "assistant: ...") names who spoke, not what the sentence is about.
-_SPEAKER = re.compile(r"^(?:user|assistant|system|human|ai|bot|agent|me|you|q|a|用户|助手|我|你)\s*[:：]\s*", re.IGNORECASE)
+# "Caroline: I went ..." / "user: ..." - a label before a colon followed by a whole sentence names who spoke.
+_LABEL = re.compile(r"^(?P<label>[^:：\n]{1,40}?)\s*[:：]\s*(?P<rest>.+)$")
 _SLOT_TRAILING = re.compile(r"\b(?:now|currently|still|also|actually)$", re.IGNORECASE)
+# A value names a thing or an amount; "is visiting next week", "is in town", "is so tired" describe a state
+# or an event, and two of those about one subject do not contradict each other.
+_NOT_A_VALUE = re.compile(
+    r"^(?:\w+ing\b|in|at|on|to|from|with|for|about|into|so|very|really|too|quite|not|no longer|also|still|"
+    r"always|never|just|going|getting|being|like|such|more|less|kind of|sort of)\b",
+    re.IGNORECASE,
+)
+
+
+_ROLES = frozenset({"user", "assistant", "system", "human", "ai", "bot", "agent", "tool", "q", "a", "用户", "助手"})
+
+
+def _speaker(text: str) -> tuple[str, str]:
+    """Split a leading speaker label off a sentence: ("caroline", "I went ...") or ("", text)."""
+    m = _LABEL.match(text)
+    if not m:
+        return "", text
+    label, rest = m.group("label").strip().casefold(), m.group("rest")
+    long_rest = len(rest.split()) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
+    return (label, rest) if label in _ROLES or long_rest else ("", text)
 
 
 def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
     first = re.split(r"(?<=[.!?。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
-    first = _FILLER.sub("", _SPEAKER.sub("", first))
+    speaker, first = _speaker(first)
+    first = _FILLER.sub("", first)
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
     if not m:
+        return None
+    value = m.group("val").strip()
+    if not has_cjk(value) and (len(value.split()) > 5 or _NOT_A_VALUE.match(value)):
+        return None
+    # "Caroline: Yes!" is a name and a reply; "Budget: 5000" and "favourite colour: blue" are facts.
+    if m.re is _EN_COLON and not re.search(r"\d", value) and re.fullmatch(r"[A-Z][\w'-]*", m.group("subj").strip()):
         return None
     # "For the record: my flight is ..." - a lead-in before a colon is not part of the subject.
     subj = re.split(r"[:：]", m.group("subj"))[-1] if m.re is not _EN_COLON else m.group("subj")
@@ -115,4 +142,5 @@ def extract_slot(text: str) -> str | None:
         return None
     if len(subj.split()) > 5:
         return None
-    return subj
+    # Two speakers' "favourite book" are two facts: the slot belongs to whoever said it.
+    return f"{speaker}: {subj}" if speaker else subj

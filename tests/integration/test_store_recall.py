@@ -197,3 +197,15 @@ def test_time_filters_accept_any_representable_date(service):
     store(service, "alice/proj", {"content": "an ancient record", "occurred_at": "0999-06-01T00:00:00Z"})
     out = recall(service, "alice/proj", "ancient record", since=datetime(1, 1, 1, tzinfo=UTC), until=datetime(1000, 1, 1, tzinfo=UTC))
     assert [m.content for m in out.memories] == ["an ancient record"]
+
+
+def test_turns_of_a_named_speaker_conversation_never_supersede_each_other(service):
+    turns = ["Caroline: I went to the LGBTQ support group yesterday and it was powerful.",
+             "Melanie: That's great! My favorite book is Charlotte's Web.",
+             "Caroline: Yes!", "Melanie: Sure.", "Caroline: My favorite book is Becoming Nicole.",
+             "Caroline: I'm thinking about adoption agencies for next year."]
+    res = store(service, "locomo", *[{"content": t, "session_id": "s1"} for t in turns])
+    assert res.superseded == 0 and res.stored == len(turns)
+    books = recall(service, "locomo", "favorite book", min_score=0, top_k=10)
+    assert {"Melanie: That's great! My favorite book is Charlotte's Web.",
+            "Caroline: My favorite book is Becoming Nicole."} <= {m.content for m in books.memories}
