@@ -113,8 +113,10 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
         wait: Annotated[bool, Field(description="Return only once the items are visible to recall")] = False,
     ) -> CallToolResult:
         """Store facts, preferences, decisions or outcomes worth remembering across sessions. Call it when you
-        learn something stable and useful; one short self-contained statement per item. Returns ids and whether
-        items were committed or queued, deduplicated or superseded an older fact."""
+        learn something stable and useful; one short self-contained statement per item. For conversation turns or
+        tool results, give `session_id` (turns keep their order and a short answer is understood through the
+        question before it) and `occurred_at`. Returns ids and whether items were committed or queued,
+        deduplicated or superseded an older fact."""
         return await run("memory_store", lambda who: ops.store(who, namespace, items, wait))
 
     @mcp.tool(name="memory_recall", annotations=ToolAnnotations(read_only_hint=True))
@@ -128,8 +130,11 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
         session_id: Annotated[str | None, Field(description="Only this session")] = None,
         since: Annotated[datetime | None, Field(description="Occurred at or after (ISO 8601)")] = None,
         until: Annotated[datetime | None, Field(description="Occurred before (ISO 8601)")] = None,
-        now: Annotated[datetime | None, Field(description="Reference time for 'recent' (ISO 8601)")] = None,
-        min_score: Annotated[float | None, Field(ge=0.0, le=1.0, description="Drop weaker matches")] = None,
+        now: Annotated[datetime | None, Field(
+            description="Reference time for 'yesterday', 'last week', '三天前' in the query (ISO 8601; default: now)")] = None,
+        min_score: Annotated[float | None, Field(
+            ge=0.0, le=1.0, description="Minimum relevance 0..1 (default 0.55); 0 returns the best matches whatever "
+                                        "their relevance")] = None,
         include_history: Annotated[bool, Field(description="Also return superseded versions")] = False,
         explain: Annotated[bool, Field(description="Include how each memory was ranked")] = False,
     ) -> CallToolResult:
