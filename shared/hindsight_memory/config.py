@@ -55,9 +55,11 @@ class Settings(BaseSettings):
     min_relevance: float = 0.55
     neighbour_weight: float = 0.25
     reranker: str | None = None
-    # A warm process (embedded server, warm Lambda) keeps each namespace's vectors in memory for exact search;
-    # the bound is rows across namespaces (384-d: ~1.6 KB a row), least recently used namespaces go first.
-    vector_cache: bool = True
+    # Opt-in: a warm process (embedded server, warm Lambda) keeps each namespace's vectors in memory for exact
+    # search. Read-heavy deployments gain; under a steady trickle of writes (recall itself records usage) each
+    # recall pays an incremental refresh instead. The bound is rows across namespaces (384-d: ~1.6 KB a row),
+    # least recently used namespaces go first.
+    vector_cache: bool = False
     vector_cache_max_rows: int = 2_000_000
 
     def vector_cache_rows(self) -> int:

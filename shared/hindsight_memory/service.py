@@ -260,7 +260,8 @@ class MemoryService:
 def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
     return LanceStore(settings.store_uri, model_id=embedder.model_id, dim=embedder.dim,
                       storage_options=settings.storage_options(), commit_retries=settings.commit_retries,
-                      read_consistency=timedelta(seconds=settings.read_consistency()))
+                      read_consistency=timedelta(seconds=settings.read_consistency()),
+                      vector_cache_rows=settings.vector_cache_rows())
 
 
 def build_service(settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None) -> MemoryService:

@@ -53,7 +53,8 @@ def store(svc, ns, *items):
 
 @pytest.fixture
 def svc(tmp_path):
-    s = build_service(Settings(store_uri=str(tmp_path / "data"), embedder="hashing", read_consistency_s=0.2))
+    s = build_service(Settings(store_uri=str(tmp_path / "data"), embedder="hashing", read_consistency_s=0.2,
+                                vector_cache=True))
     yield s
     s.close()
 

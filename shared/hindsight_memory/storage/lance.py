@@ -64,7 +64,7 @@ class LanceStore:
         memories_table: str | None = None,
         cold_table: str | None = None,
         check_model: bool = True,
-        vector_cache_rows: int = 2_000_000,
+        vector_cache_rows: int = 0,
     ) -> None:
         self.uri = uri
         self.model_id = model_id
