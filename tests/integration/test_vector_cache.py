@@ -136,7 +136,7 @@ def test_forgotten_purged_superseded_and_archived_memories_never_come_back_from_
     a = store(svc, NS, "the vault code is ruby falcon", "the boat name is silver otter",
               "the garage door opener is blue kestrel", "the printer password is amber lynx").ids
     qv = {t: svc.embedder.embed_query(t) for t in ("vault code", "boat name", "garage door", "printer password")}
-    for t, v in qv.items():
+    for v in qv.values():
         assert vsearch(svc.store, NS, v)  # warm the cache
     svc.forget(NS, [a[0]])
     svc.forget(NS, [a[1]], purge=True)
