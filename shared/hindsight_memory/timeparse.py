@@ -4,16 +4,30 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-_MONTHS = {m: i + 1 for i, m in enumerate(
-    "january february march april may june july august september october november december".split())}
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
 _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS.pop("may", None)  # "may" is mostly a verb; only the full-word pattern below takes it with "in"
-_EN_NUM = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_EN_NUM = {
+    w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
+}
 _ZH_NUM = {c: i for i, c in enumerate("零一二三四五六七八九十")}
 _ZH_NUM["两"] = 2
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
-_ZH_UNIT = {"天": "day", "日": "day", "周": "week", "星期": "week", "个星期": "week", "个月": "month", "月": "month", "年": "year"}
+_ZH_UNIT = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "个星期": "week",
+    "个月": "month",
+    "月": "month",
+    "年": "year",
+}
 
 
 @dataclass(frozen=True)
@@ -66,18 +80,33 @@ def parse_time_window(query: str, now: datetime) -> TimeWindow | None:
     q = query.casefold()
     today = _day(now)
     fixed = [
-        (r"\b(today|this morning|this afternoon|tonight)\b|今天|今早|今晚", lambda: (today, today + timedelta(days=1))),
+        (
+            r"\b(today|this morning|this afternoon|tonight)\b|今天|今早|今晚",
+            lambda: (today, today + timedelta(days=1)),
+        ),
         (r"\byesterday\b|昨天|昨晚", lambda: (today - timedelta(days=1), today)),
         (r"\bday before yesterday\b|前天", lambda: (today - timedelta(days=2), today - timedelta(days=1))),
         (r"\blast weekend\b|上个?周末", lambda: (_week_start(now) - timedelta(days=2), _week_start(now))),
-        (r"\bthis weekend\b|这个?周末", lambda: (_week_start(now) + timedelta(days=5), _week_start(now) + timedelta(days=7))),
-        (r"\blast week\b|上周|上个星期|上星期", lambda: (_week_start(now) - timedelta(days=7), _week_start(now))),
+        (
+            r"\bthis weekend\b|这个?周末",
+            lambda: (_week_start(now) + timedelta(days=5), _week_start(now) + timedelta(days=7)),
+        ),
+        (
+            r"\blast week\b|上周|上个星期|上星期",
+            lambda: (_week_start(now) - timedelta(days=7), _week_start(now)),
+        ),
         (r"\bthis week\b|这周|本周|这个星期", lambda: (_week_start(now), now + timedelta(seconds=1))),
         (r"\blast month\b|上个月", lambda: _last_month(now)),
         (r"\bthis month\b|这个月|本月", lambda: (today.replace(day=1), now + timedelta(seconds=1))),
-        (r"\blast year\b|去年", lambda: (today.replace(year=now.year - 1, month=1, day=1), today.replace(month=1, day=1))),
+        (
+            r"\blast year\b|去年",
+            lambda: (today.replace(year=now.year - 1, month=1, day=1), today.replace(month=1, day=1)),
+        ),
         (r"\bthis year\b|今年", lambda: (today.replace(month=1, day=1), now + timedelta(seconds=1))),
-        (r"\b(recently|lately|the other day)\b|最近|前几天", lambda: (today - timedelta(days=7), now + timedelta(seconds=1))),
+        (
+            r"\b(recently|lately|the other day)\b|最近|前几天",
+            lambda: (today - timedelta(days=7), now + timedelta(seconds=1)),
+        ),
     ]
     # Longer, more specific expressions first ("day before yesterday" before "yesterday").
     fixed.insert(0, fixed.pop(2))
@@ -91,16 +120,29 @@ def parse_time_window(query: str, now: datetime) -> TimeWindow | None:
                 break
     m = re.search(r"\b(\d+|" + "|".join(_EN_NUM) + r"|a|an)\s+(day|week|month|year)s?\s+ago\b", q)
     if m:
-        n = 1 if m.group(1) in ("a", "an") else int(m.group(1)) if m.group(1).isdigit() else _EN_NUM[m.group(1)]
+        n = (
+            1
+            if m.group(1) in ("a", "an")
+            else int(m.group(1))
+            if m.group(1).isdigit()
+            else _EN_NUM[m.group(1)]
+        )
         found.append((m.start(), _ago(now, n, m.group(2), m.group())))
     m = re.search(r"([0-9零一二两三四五六七八九十]{1,3})\s*(个星期|星期|个月|天|日|周|月|年)(?:以)?前", q)
     if m and (n := _zh_int(m.group(1))) is not None:
         found.append((m.start(), _ago(now, n, _ZH_UNIT[m.group(2)], m.group())))
-    m = re.search(r"\b(?:in|during|back in|since|on)\s+(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r"|may)\b", q)
+    m = re.search(
+        r"\b(?:in|during|back in|since|on)\s+("
+        + "|".join(sorted(_MONTHS, key=len, reverse=True))
+        + r"|may)\b",
+        q,
+    )
     if m:
         found.append((m.start(), _month_window(now, _MONTHS.get(m.group(1), 5), m.group())))
-    m = re.search(r"(?<![0-9零一二两三四五六七八九十])([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*月份?(?!前)", q)
-    if m and "个月" not in q[m.start(): m.end() + 1] and (n := _zh_int(m.group(1))) and 1 <= n <= 12:
+    m = re.search(
+        r"(?<![0-9零一二两三四五六七八九十])([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*月份?(?!前)", q
+    )
+    if m and "个月" not in q[m.start() : m.end() + 1] and (n := _zh_int(m.group(1))) and 1 <= n <= 12:
         found.append((m.start(), _month_window(now, n, m.group())))
     if not found:
         return None

@@ -73,8 +73,12 @@ class FakeLLM:
         if callable(reply):
             reply = reply(body)
         if isinstance(reply, dict) and "status" in reply:
-            return int(reply["status"]), {"error": {"message": reply.get("message", "scripted error"),
-                                                    "type": "rate_limit_error" if reply["status"] == 429 else "error"}}
+            return int(reply["status"]), {
+                "error": {
+                    "message": reply.get("message", "scripted error"),
+                    "type": "rate_limit_error" if reply["status"] == 429 else "error",
+                }
+            }
         content = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
         prompt = estimate_tokens(json.dumps(body.get("messages", []), ensure_ascii=False))
         completion = estimate_tokens(content)
@@ -86,7 +90,12 @@ class FakeLLM:
             "object": "chat.completion",
             "created": 1_700_000_000,
             "model": body.get("model", "fake"),
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+            "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
         }

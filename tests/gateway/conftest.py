@@ -52,8 +52,9 @@ class UvicornThread:
     """Runs uvicorn in a thread and waits (with a timeout) until it accepts connections."""
 
     def __init__(self, app, port: int) -> None:
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                                    lifespan="on"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self):
@@ -71,15 +72,25 @@ class UvicornThread:
 
 
 def gateway_settings(tmp_path, tokens_json: str | None, **overrides) -> Settings:
-    return Settings(store_uri=str(tmp_path / "data"), embedder="hashing", tokens=tokens_json, batch_window_ms=5,
-                    **overrides)
+    return Settings(
+        store_uri=str(tmp_path / "data"),
+        embedder="hashing",
+        tokens=tokens_json,
+        batch_window_ms=5,
+        **overrides,
+    )
 
 
 @pytest.fixture(scope="module")
 def live_gateway(tmp_path_factory):
     tokens, tokens_json = make_tokens()
-    settings = gateway_settings(tmp_path_factory.mktemp("gw"), tokens_json, max_content_chars=2000,
-                                max_items_per_store=20, max_body_bytes=200_000)
+    settings = gateway_settings(
+        tmp_path_factory.mktemp("gw"),
+        tokens_json,
+        max_content_chars=2000,
+        max_items_per_store=20,
+        max_body_bytes=200_000,
+    )
     app = create_app(settings)
     port = free_port()
     with UvicornThread(app, port):
@@ -94,6 +105,8 @@ async def mcp_client(url: str, token: str | None, mode: str = "auto"):
     from mcp.client.streamable_http import streamable_http_client
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with (httpx2.AsyncClient(headers=headers, timeout=60) as http,
-                Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode) as client):
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=60) as http,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode) as client,
+    ):
         yield client

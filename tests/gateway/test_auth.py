@@ -21,17 +21,34 @@ def run(coro):
 
 def store_rest(gw, who: str, namespace: str, content: str) -> httpx.Response:
     with gw.http() as http:
-        return http.post("/v1/memories/store", headers=gw.headers(who),
-                         json={"namespace": namespace, "wait": True, "items": [{"content": content}]})
+        return http.post(
+            "/v1/memories/store",
+            headers=gw.headers(who),
+            json={"namespace": namespace, "wait": True, "items": [{"content": content}]},
+        )
 
 
-@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer hs_not_a_real_token"},
-                                     {"Authorization": "Basic YWxpY2U6cGFzcw=="}, {"Authorization": "Bearer"}])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"Authorization": "Bearer hs_not_a_real_token"},
+        {"Authorization": "Basic YWxpY2U6cGFzcw=="},
+        {"Authorization": "Bearer"},
+    ],
+)
 def test_mcp_without_a_valid_token_is_401_before_anything_runs(live_gateway, headers):
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
     with live_gateway.http() as http:
-        r = http.post("/mcp", json=body, headers={**headers, "Accept": "application/json, text/event-stream",
-                                                  "MCP-Protocol-Version": "2025-11-25"})
+        r = http.post(
+            "/mcp",
+            json=body,
+            headers={
+                **headers,
+                "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2025-11-25",
+            },
+        )
     assert r.status_code == 401
     assert r.headers["www-authenticate"].startswith("Bearer")
     assert "memory_" not in r.text
@@ -51,9 +68,14 @@ def test_the_python_client_with_a_wrong_token_cannot_connect(live_gateway):
 
 def test_rest_without_a_token_is_401_and_with_a_wrong_one_too(live_gateway):
     with live_gateway.http() as http:
-        assert http.post("/v1/memories/recall", json={"namespace": "alice/a", "query": "x"}).status_code == 401
-        r = http.post("/v1/memories/recall", json={"namespace": "alice/a", "query": "x"},
-                      headers={"Authorization": "Bearer nope"})
+        assert (
+            http.post("/v1/memories/recall", json={"namespace": "alice/a", "query": "x"}).status_code == 401
+        )
+        r = http.post(
+            "/v1/memories/recall",
+            json={"namespace": "alice/a", "query": "x"},
+            headers={"Authorization": "Bearer nope"},
+        )
     assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
 
 
@@ -68,8 +90,11 @@ def test_a_namespace_outside_the_token_scope_is_refused_without_data(live_gatewa
     assert res.is_error and "forbidden" in res.content[0].text
     assert "123k" not in res.content[0].text and not res.structured_content
     with live_gateway.http() as http:
-        r = http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
-                      json={"namespace": "bob/private", "query": "salary"})
+        r = http.post(
+            "/v1/memories/recall",
+            headers=live_gateway.headers("alice"),
+            json={"namespace": "bob/private", "query": "salary"},
+        )
     assert r.status_code == 403 and "123k" not in r.text
 
 
@@ -79,15 +104,22 @@ def test_a_prefix_scope_does_not_cover_a_namespace_that_merely_starts_alike(live
 
 
 def test_another_tenants_token_never_sees_this_tenants_memories(live_gateway):
-    assert store_rest(live_gateway, "alice", "alice/shared-name", "acme: alice likes green tea").status_code == 200
+    assert (
+        store_rest(live_gateway, "alice", "alice/shared-name", "acme: alice likes green tea").status_code
+        == 200
+    )
     assert store_rest(live_gateway, "globex", "alice/shared-name", SECRET).status_code == 200
     with live_gateway.http() as http:
-        acme = http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
-                         json={"namespace": "alice/shared-name", "query": "launch code tea", "top_k": 10,
-                                 "min_score": 0}).json()
-        globex = http.post("/v1/memories/recall", headers=live_gateway.headers("globex"),
-                           json={"namespace": "alice/shared-name", "query": "launch code tea", "top_k": 10,
-                                   "min_score": 0}).json()
+        acme = http.post(
+            "/v1/memories/recall",
+            headers=live_gateway.headers("alice"),
+            json={"namespace": "alice/shared-name", "query": "launch code tea", "top_k": 10, "min_score": 0},
+        ).json()
+        globex = http.post(
+            "/v1/memories/recall",
+            headers=live_gateway.headers("globex"),
+            json={"namespace": "alice/shared-name", "query": "launch code tea", "top_k": 10, "min_score": 0},
+        ).json()
     assert [m["content"] for m in acme["memories"]] == ["acme: alice likes green tea"]
     assert [m["content"] for m in globex["memories"]] == [SECRET]
 
@@ -96,7 +128,9 @@ def test_admin_tools_with_an_agent_token_are_hidden_and_refused(live_gateway):
     async def go():
         async with mcp_client(live_gateway.url, live_gateway.tokens["alice"], "legacy") as c:
             names = {t.name for t in (await c.list_tools()).tools}
-            calls = [await c.call_tool(t, {"namespace": "alice/p"}) for t in ("memory_stats", "memory_export")]
+            calls = [
+                await c.call_tool(t, {"namespace": "alice/p"}) for t in ("memory_stats", "memory_export")
+            ]
             calls.append(await c.call_tool("memory_compact", {}))
             return names, calls
 
@@ -105,8 +139,12 @@ def test_admin_tools_with_an_agent_token_are_hidden_and_refused(live_gateway):
     for res in calls:
         assert res.is_error and "forbidden" in res.content[0].text and not res.structured_content
     with live_gateway.http() as http:
-        assert http.get("/v1/stats", params={"namespace": "alice/p"},
-                        headers=live_gateway.headers("alice")).status_code == 403
+        assert (
+            http.get(
+                "/v1/stats", params={"namespace": "alice/p"}, headers=live_gateway.headers("alice")
+            ).status_code
+            == 403
+        )
 
 
 def test_a_single_tenant_stack_refuses_tokens_of_other_tenants(tmp_path):
@@ -114,11 +152,21 @@ def test_a_single_tenant_stack_refuses_tokens_of_other_tenants(tmp_path):
 
     acme, acme_rec = create_token("acme", ["*"])
     globex, globex_rec = create_token("globex", ["*"])
-    settings = Settings(store_uri=str(tmp_path), embedder="hashing", tenant="acme",
-                        tokens=json.dumps([acme_rec, globex_rec]), allowed_hosts="testserver")
+    settings = Settings(
+        store_uri=str(tmp_path),
+        embedder="hashing",
+        tenant="acme",
+        tokens=json.dumps([acme_rec, globex_rec]),
+        allowed_hosts="testserver",
+    )
     with TestClient(create_app(settings, serverless=True)) as client:
         body = {"namespace": "alice/a", "query": "anything"}
-        assert client.post("/v1/memories/recall", json=body, headers={"Authorization": f"Bearer {acme}"}).status_code == 200
+        assert (
+            client.post(
+                "/v1/memories/recall", json=body, headers={"Authorization": f"Bearer {acme}"}
+            ).status_code
+            == 200
+        )
         r = client.post("/v1/memories/recall", json=body, headers={"Authorization": f"Bearer {globex}"})
     assert r.status_code == 403
 
@@ -154,7 +202,11 @@ def test_token_create_prints_the_token_once_and_a_record_to_configure(capsys):
     out = capsys.readouterr().out.splitlines()
     token = out[0].split(": ")[-1]
     record = json.loads(out[-1])
-    assert record["hash"] == hash_token(token) and record["admin"] is True and record["namespaces"] == ["alice/*"]
+    assert (
+        record["hash"] == hash_token(token)
+        and record["admin"] is True
+        and record["namespaces"] == ["alice/*"]
+    )
 
 
 def test_hindsight_serve_refuses_a_public_bind_without_tokens(tmp_path):

@@ -28,8 +28,14 @@ def body(response: dict) -> dict:
 @pytest.fixture
 def lambda_settings(tmp_path):
     record = {"hash": hash_token(TOKEN), "tenant": "acme", "namespaces": ["alice/*"], "name": "alice-agent"}
-    return Settings(store_uri=str(tmp_path / "acme"), embedder="hashing", tenant="acme", tokens=json.dumps([record]),
-                    allowed_hosts=HOSTS, batch_window_ms=5)
+    return Settings(
+        store_uri=str(tmp_path / "acme"),
+        embedder="hashing",
+        tenant="acme",
+        tokens=json.dumps([record]),
+        allowed_hosts=HOSTS,
+        batch_window_ms=5,
+    )
 
 
 def test_the_handler_answers_many_warm_invocations_in_one_process(lambda_settings):
@@ -37,7 +43,9 @@ def test_the_handler_answers_many_warm_invocations_in_one_process(lambda_setting
     init = handle(event("gateway_url_initialize"), None)
     assert init["statusCode"] == 200 and body(init)["result"]["protocolVersion"] == "2025-11-25"
     stored = handle(event("gateway_url_store"), None)
-    assert stored["statusCode"] == 200 and body(stored)["result"]["structuredContent"]["status"] == "committed"
+    assert (
+        stored["statusCode"] == 200 and body(stored)["result"]["structuredContent"]["status"] == "committed"
+    )
     for i in range(12):  # warm calls: the MCP session manager must start once and keep serving
         tools = handle(event("gateway_url_tools_list"), None)
         assert tools["statusCode"] == 200, (i, tools)

@@ -42,12 +42,25 @@ def test_store_recall_feedback_forget_round_trip(live_gateway, mode):
 
     async def go():
         async with mcp_client(live_gateway.url, live_gateway.tokens["alice"], mode) as c:
-            stored = await c.call_tool("memory_store", {"namespace": ns, "wait": True, "items": [
-                {"content": "Alice's favourite database is PostgreSQL.", "kind": "semantic", "tags": ["db"],
-                 "metadata": {"origin": "chat", "n": 1}},
-                {"content": "The team ships on Thursdays.", "occurred_at": "2026-11-01T10:00:00Z"}]})
-            recalled = await c.call_tool("memory_recall", {"namespace": ns, "query": "favourite database",
-                                                           "top_k": 3, "explain": True})
+            stored = await c.call_tool(
+                "memory_store",
+                {
+                    "namespace": ns,
+                    "wait": True,
+                    "items": [
+                        {
+                            "content": "Alice's favourite database is PostgreSQL.",
+                            "kind": "semantic",
+                            "tags": ["db"],
+                            "metadata": {"origin": "chat", "n": 1},
+                        },
+                        {"content": "The team ships on Thursdays.", "occurred_at": "2026-11-01T10:00:00Z"},
+                    ],
+                },
+            )
+            recalled = await c.call_tool(
+                "memory_recall", {"namespace": ns, "query": "favourite database", "top_k": 3, "explain": True}
+            )
             mid = recalled.structured_content["memories"][0]["id"]
             fb = await c.call_tool("memory_feedback", {"namespace": ns, "id": mid, "useful": True})
             gone = await c.call_tool("memory_forget", {"namespace": ns, "ids": [mid]})
@@ -59,7 +72,9 @@ def test_store_recall_feedback_forget_round_trip(live_gateway, mode):
     assert len(stored.structured_content["ids"]) == 2
     top = recalled.structured_content["memories"][0]
     assert top["content"] == "Alice's favourite database is PostgreSQL."
-    assert top["metadata"] == {"origin": "chat", "n": 1} and top["tags"] == ["db"] and top["kind"] == "semantic"
+    assert (
+        top["metadata"] == {"origin": "chat", "n": 1} and top["tags"] == ["db"] and top["kind"] == "semantic"
+    )
     assert {"score", "occurred_at", "stored_at", "source", "importance", "confidence"} <= set(top)
     assert "explain" in recalled.structured_content
     assert fb.structured_content["found"] is True and fb.structured_content["importance"] > 0.5
@@ -72,8 +87,14 @@ def test_a_recalled_instruction_comes_back_as_quoted_data(live_gateway):
 
     async def go():
         async with mcp_client(live_gateway.url, live_gateway.tokens["alice"], "legacy") as c:
-            await c.call_tool("memory_store", {"namespace": "alice/poison", "wait": True,
-                                               "items": [{"content": hostile, "source": "tool"}]})
+            await c.call_tool(
+                "memory_store",
+                {
+                    "namespace": "alice/poison",
+                    "wait": True,
+                    "items": [{"content": hostile, "source": "tool"}],
+                },
+            )
             return await c.call_tool("memory_recall", {"namespace": "alice/poison", "query": "system prompt"})
 
     res = run(go())
@@ -120,17 +141,34 @@ def test_a_tool_whose_engine_is_missing_from_the_build_says_so(live_gateway, mon
 def test_an_admin_exports_imports_compacts_and_an_agent_reflects(live_gateway):
     async def go():
         async with mcp_client(live_gateway.url, live_gateway.tokens["admin"], "legacy") as c:
-            await c.call_tool("memory_store", {"namespace": "alice/src", "wait": True, "items": [
-                {"content": "Backups run nightly at 02:00 UTC.", "kind": "semantic"}]})
+            await c.call_tool(
+                "memory_store",
+                {
+                    "namespace": "alice/src",
+                    "wait": True,
+                    "items": [{"content": "Backups run nightly at 02:00 UTC.", "kind": "semantic"}],
+                },
+            )
             exported = await c.call_tool("memory_export", {"namespace": "alice/src"})
-            imported = await c.call_tool("memory_import", {"namespace": "alice/dst",
-                                                           "records": exported.structured_content["records"]})
+            imported = await c.call_tool(
+                "memory_import", {"namespace": "alice/dst", "records": exported.structured_content["records"]}
+            )
             compacted = await c.call_tool("memory_compact", {"namespace": "alice/dst"})
-            recalled = await c.call_tool("memory_recall", {"namespace": "alice/dst", "query": "when do backups run"})
+            recalled = await c.call_tool(
+                "memory_recall", {"namespace": "alice/dst", "query": "when do backups run"}
+            )
         async with mcp_client(live_gateway.url, live_gateway.tokens["alice"], "legacy") as c:
-            reflected = await c.call_tool("memory_reflect", {"namespace": "alice/src", "trigger": "task_end",
-                                                             "trajectory": [{"role": "user", "content": "restore db"},
-                                                                            {"role": "assistant", "content": "done"}]})
+            reflected = await c.call_tool(
+                "memory_reflect",
+                {
+                    "namespace": "alice/src",
+                    "trigger": "task_end",
+                    "trajectory": [
+                        {"role": "user", "content": "restore db"},
+                        {"role": "assistant", "content": "done"},
+                    ],
+                },
+            )
         return exported, imported, compacted, recalled, reflected
 
     exported, imported, compacted, recalled, reflected = run(go())
@@ -146,15 +184,29 @@ def test_forget_by_filter_hides_only_the_matching_memories(live_gateway):
 
     async def go():
         async with mcp_client(live_gateway.url, live_gateway.tokens["alice"], "legacy") as c:
-            await c.call_tool("memory_store", {"namespace": ns, "wait": True, "items": [
-                {"content": "Temporary note: the wifi guest code is 4471", "tags": ["temp"]},
-                {"content": "Permanent note: the office opens at 8:30", "tags": ["keep"]}]})
-            both = await c.call_tool("memory_forget", {"namespace": ns, "ids": ["a" * 32], "filter": {"tags": ["temp"]}})
+            await c.call_tool(
+                "memory_store",
+                {
+                    "namespace": ns,
+                    "wait": True,
+                    "items": [
+                        {"content": "Temporary note: the wifi guest code is 4471", "tags": ["temp"]},
+                        {"content": "Permanent note: the office opens at 8:30", "tags": ["keep"]},
+                    ],
+                },
+            )
+            both = await c.call_tool(
+                "memory_forget", {"namespace": ns, "ids": ["a" * 32], "filter": {"tags": ["temp"]}}
+            )
             gone = await c.call_tool("memory_forget", {"namespace": ns, "filter": {"tags": ["temp"]}})
-            left = await c.call_tool("memory_recall", {"namespace": ns, "query": "note", "top_k": 10, "min_score": 0})
+            left = await c.call_tool(
+                "memory_recall", {"namespace": ns, "query": "note", "top_k": 10, "min_score": 0}
+            )
             return both, gone, left
 
     both, gone, left = run(go())
     assert both.is_error and "exactly one" in both.content[0].text
     assert not gone.is_error and gone.structured_content["forgotten"] == 1
-    assert [m["content"] for m in left.structured_content["memories"]] == ["Permanent note: the office opens at 8:30"]
+    assert [m["content"] for m in left.structured_content["memories"]] == [
+        "Permanent note: the office opens at 8:30"
+    ]

@@ -9,16 +9,37 @@ import pytest
 def test_rest_store_recall_feedback_forget_and_stats(live_gateway):
     ns, h = "alice/rest", live_gateway.headers("alice")
     with live_gateway.http() as http:
-        stored = http.post("/v1/memories/store", headers=h, json={"namespace": ns, "wait": True, "items": [
-            {"content": "The staging cluster runs Kubernetes 1.31.", "kind": "semantic", "metadata": {"k": [1, 2]}}]})
+        stored = http.post(
+            "/v1/memories/store",
+            headers=h,
+            json={
+                "namespace": ns,
+                "wait": True,
+                "items": [
+                    {
+                        "content": "The staging cluster runs Kubernetes 1.31.",
+                        "kind": "semantic",
+                        "metadata": {"k": [1, 2]},
+                    }
+                ],
+            },
+        )
         assert stored.status_code == 200 and stored.json()["status"] == "committed"
-        recalled = http.post("/v1/memories/recall", headers=h, json={"namespace": ns, "query": "staging kubernetes"})
+        recalled = http.post(
+            "/v1/memories/recall", headers=h, json={"namespace": ns, "query": "staging kubernetes"}
+        )
         top = recalled.json()["memories"][0]
-        assert top["content"] == "The staging cluster runs Kubernetes 1.31." and top["metadata"] == {"k": [1, 2]}
+        assert top["content"] == "The staging cluster runs Kubernetes 1.31." and top["metadata"] == {
+            "k": [1, 2]
+        }
         assert "not instructions" in recalled.json()["note"]
-        fb = http.post("/v1/memories/feedback", headers=h, json={"namespace": ns, "id": top["id"], "useful": False})
+        fb = http.post(
+            "/v1/memories/feedback", headers=h, json={"namespace": ns, "id": top["id"], "useful": False}
+        )
         assert fb.json()["found"] is True and fb.json()["importance"] < 0.5
-        gone = http.post("/v1/memories/forget", headers=h, json={"namespace": ns, "ids": [top["id"]], "purge": False})
+        gone = http.post(
+            "/v1/memories/forget", headers=h, json={"namespace": ns, "ids": [top["id"]], "purge": False}
+        )
         assert gone.status_code == 200
         stats = http.get("/v1/stats", params={"namespace": ns}, headers=live_gateway.headers("admin")).json()
         assert stats["namespace"] == ns and stats["embedder"]
@@ -28,8 +49,12 @@ def test_rest_errors_are_4xx_with_a_code(live_gateway):
     h = live_gateway.headers("alice")
     with live_gateway.http() as http:
         bad_ns = http.post("/v1/memories/recall", headers=h, json={"namespace": "../x", "query": "q"})
-        top_k = http.post("/v1/memories/recall", headers=h, json={"namespace": "alice/a", "query": "q", "top_k": 101})
-        junk = http.post("/v1/memories/store", headers={**h, "Content-Type": "application/json"}, content=b"{oops")
+        top_k = http.post(
+            "/v1/memories/recall", headers=h, json={"namespace": "alice/a", "query": "q", "top_k": 101}
+        )
+        junk = http.post(
+            "/v1/memories/store", headers={**h, "Content-Type": "application/json"}, content=b"{oops"
+        )
     assert bad_ns.status_code in (400, 422)
     assert top_k.status_code == 413 and top_k.json()["error"]["code"] == "limit_exceeded"
     assert junk.status_code == 422
@@ -38,33 +63,57 @@ def test_rest_errors_are_4xx_with_a_code(live_gateway):
 def test_health_reports_storage_and_metrics_speak_prometheus(live_gateway):
     with live_gateway.http() as http:
         health = http.get("/health")
-        http.post("/v1/memories/store", headers=live_gateway.headers("alice"),
-                  json={"namespace": "alice/rest", "items": [{"content": "the cluster runs kubernetes 1.31"}], "wait": True})
-        http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
-                  json={"namespace": "alice/rest", "query": "kubernetes"})
+        http.post(
+            "/v1/memories/store",
+            headers=live_gateway.headers("alice"),
+            json={
+                "namespace": "alice/rest",
+                "items": [{"content": "the cluster runs kubernetes 1.31"}],
+                "wait": True,
+            },
+        )
+        http.post(
+            "/v1/memories/recall",
+            headers=live_gateway.headers("alice"),
+            json={"namespace": "alice/rest", "query": "kubernetes"},
+        )
         metrics = http.get("/metrics")
     assert health.json() == {"status": "ok", "storage": "ok", "tenant": "default"}
     assert metrics.headers["content-type"].startswith("text/plain")
     text = metrics.text
-    for name in ("hindsight_http_requests_total", "hindsight_http_request_seconds_bucket", "hindsight_memories{",
-                 "hindsight_recall_hit_rate", "hindsight_reuse_rate", "hindsight_supersede_ratio",
-                 "hindsight_queue_depth", 'route="/v1/memories/recall"'):
+    for name in (
+        "hindsight_http_requests_total",
+        "hindsight_http_request_seconds_bucket",
+        "hindsight_memories{",
+        "hindsight_recall_hit_rate",
+        "hindsight_reuse_rate",
+        "hindsight_supersede_ratio",
+        "hindsight_queue_depth",
+        'route="/v1/memories/recall"',
+    ):
         assert name in text, name
 
 
 def test_openapi_documents_the_rest_api(live_gateway):
     with live_gateway.http() as http:
         doc = http.get("/openapi.json").json()
-    assert {"/v1/memories/store", "/v1/memories/recall", "/v1/memories/forget", "/v1/memories/feedback",
-            "/v1/stats", "/health", "/metrics"} <= set(doc["paths"])
+    assert {
+        "/v1/memories/store",
+        "/v1/memories/recall",
+        "/v1/memories/forget",
+        "/v1/memories/feedback",
+        "/v1/stats",
+        "/health",
+        "/metrics",
+    } <= set(doc["paths"])
 
 
 def test_every_response_carries_a_request_id_and_a_safe_one_is_echoed(live_gateway):
     with live_gateway.http() as http:
         minted = http.get("/health").headers["x-request-id"]
         echoed = http.get("/health", headers={"X-Request-Id": "trace-123"}).headers["x-request-id"]
-        hostile = http.get("/health", headers={"X-Request-Id": "a\"b}{" * 20}).headers["x-request-id"]
-    assert len(minted) == 32 and echoed == "trace-123" and hostile != "a\"b}{" * 20
+        hostile = http.get("/health", headers={"X-Request-Id": 'a"b}{' * 20}).headers["x-request-id"]
+    assert len(minted) == 32 and echoed == "trace-123" and hostile != 'a"b}{' * 20
 
 
 def test_logs_are_json_lines_with_the_request_id_and_no_memory_content(live_gateway, caplog):
@@ -72,20 +121,34 @@ def test_logs_are_json_lines_with_the_request_id_and_no_memory_content(live_gate
 
     secret = "the vault combination is 31-41-59"
     with caplog.at_level(logging.DEBUG), live_gateway.http() as http:
-        http.post("/v1/memories/store", headers={**live_gateway.headers("alice"), "X-Request-Id": "req-log-1"},
-                  json={"namespace": "alice/logs", "wait": True, "items": [{"content": secret}]})
-        http.post("/v1/memories/recall", headers=live_gateway.headers("alice"),
-                  json={"namespace": "alice/logs", "query": secret})
+        http.post(
+            "/v1/memories/store",
+            headers={**live_gateway.headers("alice"), "X-Request-Id": "req-log-1"},
+            json={"namespace": "alice/logs", "wait": True, "items": [{"content": secret}]},
+        )
+        http.post(
+            "/v1/memories/recall",
+            headers=live_gateway.headers("alice"),
+            json={"namespace": "alice/logs", "query": secret},
+        )
     lines = [JsonFormatter().format(r) for r in caplog.records]
     assert all(secret not in line and "31-41-59" not in line for line in lines)
     access = [json.loads(line) for line in lines if '"msg": "request"' in line]
-    assert any(a["request_id"] == "req-log-1" and a["route"] == "/v1/memories/store" and a["status"] == 200
-               and a["tenant"] == "acme" for a in access)
+    assert any(
+        a["request_id"] == "req-log-1"
+        and a["route"] == "/v1/memories/store"
+        and a["status"] == 200
+        and a["tenant"] == "acme"
+        for a in access
+    )
 
 
 @pytest.mark.parametrize("host", ["evil.example.com", "127.0.0.1.nip.io:8080"])
 def test_a_foreign_host_header_is_refused_against_dns_rebinding(live_gateway, host):
     with live_gateway.http() as http:
-        r = http.post("/v1/memories/recall", headers={**live_gateway.headers("alice"), "Host": host},
-                      json={"namespace": "alice/a", "query": "q"})
+        r = http.post(
+            "/v1/memories/recall",
+            headers={**live_gateway.headers("alice"), "Host": host},
+            json={"namespace": "alice/a", "query": "q"},
+        )
     assert r.status_code == 421

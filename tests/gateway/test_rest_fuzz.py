@@ -6,8 +6,13 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 
 pytestmark = pytest.mark.slow
-OPERATIONS = [("/v1/memories/store", "POST"), ("/v1/memories/recall", "POST"), ("/v1/memories/forget", "POST"),
-              ("/v1/memories/feedback", "POST"), ("/v1/stats", "GET")]
+OPERATIONS = [
+    ("/v1/memories/store", "POST"),
+    ("/v1/memories/recall", "POST"),
+    ("/v1/memories/forget", "POST"),
+    ("/v1/memories/feedback", "POST"),
+    ("/v1/stats", "GET"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,10 @@ from hindsight_memory.service import build_service
 from tests.support.moto import free_port
 
 pytestmark = pytest.mark.slow
-SCRIPT = ("import sys; from hindsight_memory.config import Settings; from hindsight_memory.gateway.app import serve; "
-          "serve(Settings(store_uri=sys.argv[1], embedder='hashing', port=int(sys.argv[2])))")
+SCRIPT = (
+    "import sys; from hindsight_memory.config import Settings; from hindsight_memory.gateway.app import serve; "
+    "serve(Settings(store_uri=sys.argv[1], embedder='hashing', port=int(sys.argv[2])))"
+)
 
 
 def wait_for_health(url: str, proc: subprocess.Popen, timeout_s: float = 60) -> httpx.Response:
@@ -33,13 +35,21 @@ def wait_for_health(url: str, proc: subprocess.Popen, timeout_s: float = 60) -> 
 
 def test_serve_runs_the_gateway_on_loopback_without_tokens_over_the_clis_tables(tmp_path):
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", SCRIPT, str(tmp_path / "data"), str(port)],
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "HINDSIGHT_TOKENS": ""})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, str(tmp_path / "data"), str(port)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "HINDSIGHT_TOKENS": ""},
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         assert wait_for_health(url, proc).json()["status"] == "ok"
-        r = httpx.post(f"{url}/v1/memories/store", trust_env=False, timeout=60,
-                       json={"namespace": "me/notes", "wait": True, "items": [{"content": "local memory works"}]})
+        r = httpx.post(
+            f"{url}/v1/memories/store",
+            trust_env=False,
+            timeout=60,
+            json={"namespace": "me/notes", "wait": True, "items": [{"content": "local memory works"}]},
+        )
         assert r.status_code == 200
     finally:
         proc.send_signal(signal.SIGINT)

@@ -21,16 +21,31 @@ def ts_client():
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (CLIENT_DIR / "node_modules" / ".installed").exists():
             # The lock file pins the SDK; `npm ci` installs exactly that.
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=CLIENT_DIR, check=True, timeout=300,
-                           capture_output=True)
+            subprocess.run(
+                ["npm", "ci", "--no-audit", "--no-fund"],
+                cwd=CLIENT_DIR,
+                check=True,
+                timeout=300,
+                capture_output=True,
+            )
             (CLIENT_DIR / "node_modules" / ".installed").touch()
     return CLIENT_DIR / "client.mjs"
 
 
 def test_the_typescript_sdk_stores_and_recalls_over_streamable_http(live_gateway, ts_client):
-    env = {**os.environ, "HINDSIGHT_URL": f"{live_gateway.url}/mcp", "HINDSIGHT_TOKEN": live_gateway.tokens["alice"]}
-    proc = subprocess.run(["node", str(ts_client), "alice/ts"], cwd=CLIENT_DIR, env=env, capture_output=True,
-                          text=True, timeout=120)
+    env = {
+        **os.environ,
+        "HINDSIGHT_URL": f"{live_gateway.url}/mcp",
+        "HINDSIGHT_TOKEN": live_gateway.tokens["alice"],
+    }
+    proc = subprocess.run(
+        ["node", str(ts_client), "alice/ts"],
+        cwd=CLIENT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "memory_recall" in out["tools"] and "memory_stats" not in out["tools"]
@@ -42,6 +57,12 @@ def test_the_typescript_sdk_stores_and_recalls_over_streamable_http(live_gateway
 
 def test_the_typescript_sdk_without_a_token_is_refused(live_gateway, ts_client):
     env = {**os.environ, "HINDSIGHT_URL": f"{live_gateway.url}/mcp", "HINDSIGHT_TOKEN": ""}
-    proc = subprocess.run(["node", str(ts_client), "alice/ts"], cwd=CLIENT_DIR, env=env, capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        ["node", str(ts_client), "alice/ts"],
+        cwd=CLIENT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode != 0 and "401" in proc.stderr

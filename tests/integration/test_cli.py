@@ -13,7 +13,9 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def test_store_then_recall_as_table_and_json(tmp_path, capsys):
     base = ["--store", str(tmp_path), "--embedder", "hashing"]
-    assert run(capsys, *base, "store", "alice/p", "The staging DB runs on port 5433", "--tag", "infra")[0] == 0
+    assert (
+        run(capsys, *base, "store", "alice/p", "The staging DB runs on port 5433", "--tag", "infra")[0] == 0
+    )
     code, out, _ = run(capsys, *base, "recall", "alice/p", "which port does the staging DB use")
     assert code == 0 and "5433" in out and "score" in out
     code, out, _ = run(capsys, *base, "recall", "alice/p", "staging DB port", "--json", "--explain")
@@ -28,13 +30,18 @@ def test_recall_says_nothing_relevant(tmp_path, capsys):
 
 
 def test_export_import_round_trip_and_seed_import(tmp_path, capsys):
-    a, b = ["--store", str(tmp_path / "a"), "--embedder", "hashing"], ["--store", str(tmp_path / "b"), "--embedder", "hashing"]
+    a, b = (
+        ["--store", str(tmp_path / "a"), "--embedder", "hashing"],
+        ["--store", str(tmp_path / "b"), "--embedder", "hashing"],
+    )
     run(capsys, *a, "store", "alice/p", "Deploys are frozen on Fridays", "--tag", "policy")
     assert run(capsys, *a, "export", "alice/p", "-o", str(tmp_path / "x.jsonl"), "-q")[0] == 0
     assert run(capsys, *b, "import", "-", str(tmp_path / "x.jsonl"), "-q")[0] == 0
     assert "Fridays" in run(capsys, *b, "recall", "alice/p", "when are deploys frozen")[1]
     seeds = tmp_path / "seeds.jsonl"
-    seeds.write_text('{"content": "The VPN endpoint is vpn.example.org"}\n{"content": "Standup is at 9:15"}\n')
+    seeds.write_text(
+        '{"content": "The VPN endpoint is vpn.example.org"}\n{"content": "Standup is at 9:15"}\n'
+    )
     code, out, _ = run(capsys, *b, "import", "bob", str(seeds), "-q", "--confidence", "0.6")
     assert code == 0 and json.loads(out)["seeds"] == 2
     stats = json.loads(run(capsys, *b, "stats", "bob")[1])

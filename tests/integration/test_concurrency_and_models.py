@@ -13,15 +13,19 @@ from tests.support.moto import new_bucket
 
 @pytest.mark.slow
 def test_eight_concurrent_clients_storing_250_items_each_end_with_exactly_2000_memories(s3_endpoint):
-    settings = Settings(store_uri=f"s3://{new_bucket(s3_endpoint)}/tables", s3_endpoint=s3_endpoint, embedder="hashing")
+    settings = Settings(
+        store_uri=f"s3://{new_bucket(s3_endpoint)}/tables", s3_endpoint=s3_endpoint, embedder="hashing"
+    )
     svc = build_service(settings)
 
     def client(c: int) -> list[str]:
         ids = []
         for i in range(250):
-            req = StoreRequest(namespace=f"team/client-{c % 2}",
-                               items=[{"content": f"client {c} observation {i}: sensor {c * 1000 + i} read {i * 7 % 13}"}],
-                               wait=(i == 249))
+            req = StoreRequest(
+                namespace=f"team/client-{c % 2}",
+                items=[{"content": f"client {c} observation {i}: sensor {c * 1000 + i} read {i * 7 % 13}"}],
+                wait=(i == 249),
+            )
             ids += svc.store_memories(req).ids
         return ids
 

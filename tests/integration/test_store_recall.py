@@ -8,11 +8,23 @@ import pytest
 from hindsight_memory.errors import InvalidInput
 from hindsight_memory.models import RecallQuery, Status, StoreRequest
 
-HOSTILE = ["x' OR '1'='1", "a'; DROP TABLE memories; --", "') OR true OR ('", "\\' OR 1=1 --", "*", "%", "alice/proj"]
+HOSTILE = [
+    "x' OR '1'='1",
+    "a'; DROP TABLE memories; --",
+    "') OR true OR ('",
+    "\\' OR 1=1 --",
+    "*",
+    "%",
+    "alice/proj",
+]
 
 
 def store(svc, ns, *items, wait=True):
-    return svc.store_memories(StoreRequest(namespace=ns, items=[i if isinstance(i, dict) else {"content": i} for i in items], wait=wait))
+    return svc.store_memories(
+        StoreRequest(
+            namespace=ns, items=[i if isinstance(i, dict) else {"content": i} for i in items], wait=wait
+        )
+    )
 
 
 def recall(svc, ns, query, **kw):
@@ -21,8 +33,17 @@ def recall(svc, ns, query, **kw):
 
 def test_a_stored_memory_is_recalled_with_its_metadata_unchanged(service):
     meta = {"ticket": "T-42", "nested": {"list": [1, 2, 3], "text": "ünïcode ✓"}}
-    res = store(service, "alice/proj", {"content": "The deploy key for staging is stored in vault path kv/staging/deploy",
-                                        "tags": ["infra"], "entities": ["staging"], "metadata": meta, "importance": 0.9})
+    res = store(
+        service,
+        "alice/proj",
+        {
+            "content": "The deploy key for staging is stored in vault path kv/staging/deploy",
+            "tags": ["infra"],
+            "entities": ["staging"],
+            "metadata": meta,
+            "importance": 0.9,
+        },
+    )
     assert res.status == "committed" and res.stored == 1
     out = recall(service, "alice/proj", "where is the staging deploy key")
     assert not out.missing
@@ -32,29 +53,62 @@ def test_a_stored_memory_is_recalled_with_its_metadata_unchanged(service):
 
 
 def test_recall_never_returns_other_namespaces_on_any_query_path(service):
-    store(service, "alice/proj", {"content": "Alice's secret project codename is BLUEFIN", "tags": ["secret"],
-                                  "entities": ["BLUEFIN"], "session_id": "s1"})
+    store(
+        service,
+        "alice/proj",
+        {
+            "content": "Alice's secret project codename is BLUEFIN",
+            "tags": ["secret"],
+            "entities": ["BLUEFIN"],
+            "session_id": "s1",
+        },
+    )
     store(service, "alice/proj/sub", "Sub-namespace note about BLUEFIN codename")
     store(service, "bob", "Bob likes BLUEFIN tuna sandwiches")
     for ns in ("bob", "alice", "alice/proj/sub"):
-        for kw in ({}, {"tags": ["secret"]}, {"entities": ["BLUEFIN"]}, {"session_id": "s1"},
-                   {"include_history": True, "include_archived": True}, {"channels": ["fts"]}, {"channels": ["vector"]}):
+        for kw in (
+            {},
+            {"tags": ["secret"]},
+            {"entities": ["BLUEFIN"]},
+            {"session_id": "s1"},
+            {"include_history": True, "include_archived": True},
+            {"channels": ["fts"]},
+            {"channels": ["vector"]},
+        ):
             out = recall(service, ns, "BLUEFIN codename", min_score=0.0, top_k=20, **kw)
             assert all("Alice's secret" not in m.content for m in out.memories), (ns, kw)
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)
 def test_hostile_strings_in_filters_match_literally_and_never_widen_the_filter(service, hostile):
-    store(service, "alice/proj", {"content": "tagged with a hostile label", "tags": [hostile], "entities": [hostile],
-                                  "session_id": hostile})
+    store(
+        service,
+        "alice/proj",
+        {
+            "content": "tagged with a hostile label",
+            "tags": [hostile],
+            "entities": [hostile],
+            "session_id": hostile,
+        },
+    )
     store(service, "alice/proj", "an ordinary memory about a hostile label")
-    out = recall(service, "alice/proj", "hostile label", tags=[hostile], entities=[hostile], session_id=hostile, min_score=0)
+    out = recall(
+        service,
+        "alice/proj",
+        "hostile label",
+        tags=[hostile],
+        entities=[hostile],
+        session_id=hostile,
+        min_score=0,
+    )
     assert [m.content for m in out.memories] == ["tagged with a hostile label"]
     other = recall(service, "alice/proj", "hostile label", tags=["x"], min_score=0)
     assert other.memories == [] and other.missing
 
 
-@pytest.mark.parametrize("bad", ["x' OR '1'='1", "", "../etc", "a//b", "a/b/c/d/e", "ns with space", "ns'", "a" * 65])
+@pytest.mark.parametrize(
+    "bad", ["x' OR '1'='1", "", "../etc", "a//b", "a/b/c/d/e", "ns with space", "ns'", "a" * 65]
+)
 def test_malformed_namespaces_are_refused_before_anything_is_stored(service, bad):
     with pytest.raises((InvalidInput, ValueError)):
         store(service, bad, "never stored")
@@ -62,7 +116,10 @@ def test_malformed_namespaces_are_refused_before_anything_is_stored(service, bad
 
 
 def test_a_retried_store_writes_nothing_twice(service):
-    items = [{"content": f"step {i} of the migration finished", "idempotency_key": f"run-7-step-{i}"} for i in range(5)]
+    items = [
+        {"content": f"step {i} of the migration finished", "idempotency_key": f"run-7-step-{i}"}
+        for i in range(5)
+    ]
     first = store(service, "alice/proj", *items)
     again = store(service, "alice/proj", *items)
     assert again.ids == first.ids
@@ -73,17 +130,31 @@ def test_a_retried_store_writes_nothing_twice(service):
 
 def test_without_a_key_the_same_content_and_time_is_the_same_item(service):
     when = datetime(2026, 5, 1, 12, tzinfo=UTC)
-    a = store(service, "alice/proj", {"content": "Flight LH 401 departs at 10:40", "occurred_at": when.isoformat()})
-    b = store(service, "alice/proj", {"content": "Flight LH 401 departs at 10:40", "occurred_at": when.isoformat()})
+    a = store(
+        service, "alice/proj", {"content": "Flight LH 401 departs at 10:40", "occurred_at": when.isoformat()}
+    )
+    b = store(
+        service, "alice/proj", {"content": "Flight LH 401 departs at 10:40", "occurred_at": when.isoformat()}
+    )
     assert a.ids == b.ids and service.store.count("alice/proj") == 1
 
 
 def test_near_identical_memories_merge_instead_of_piling_up(service):
-    first = store(service, "alice/proj", {"content": "The user prefers dark mode in every editor.", "importance": 0.4})
-    dup = store(service, "alice/proj", {"content": "the user prefers dark mode in every editor", "importance": 0.8,
-                                        "tags": ["ui"], "occurred_at": "2026-06-01T00:00:00Z"})
+    first = store(
+        service, "alice/proj", {"content": "The user prefers dark mode in every editor.", "importance": 0.4}
+    )
+    dup = store(
+        service,
+        "alice/proj",
+        {
+            "content": "the user prefers dark mode in every editor",
+            "importance": 0.8,
+            "tags": ["ui"],
+            "occurred_at": "2026-06-01T00:00:00Z",
+        },
+    )
     assert dup.deduplicated == 1 and dup.duplicates_of == {dup.ids[0]: first.ids[0]}
-    (mem, _), = service.store.get("alice/proj", first.ids)
+    ((mem, _),) = service.store.get("alice/proj", first.ids)
     assert mem.seen_count == 2 and mem.importance == pytest.approx(0.8) and "ui" in mem.tags
     assert set(mem.source_ids) == {first.ids[0], dup.ids[0]}
     assert service.store.count("alice/proj") == 1
@@ -96,12 +167,26 @@ def test_same_sentence_with_a_different_value_is_not_a_duplicate(service):
 
 
 def test_a_changed_fact_supersedes_the_old_one_and_keeps_history(service):
-    old = store(service, "alice/proj", {"content": "The user's budget is 5000 dollars", "occurred_at": "2026-01-10T00:00:00Z"})
-    new = store(service, "alice/proj", {"content": "Actually, my budget is now 8000 dollars", "occurred_at": "2026-02-10T00:00:00Z"})
+    old = store(
+        service,
+        "alice/proj",
+        {"content": "The user's budget is 5000 dollars", "occurred_at": "2026-01-10T00:00:00Z"},
+    )
+    new = store(
+        service,
+        "alice/proj",
+        {"content": "Actually, my budget is now 8000 dollars", "occurred_at": "2026-02-10T00:00:00Z"},
+    )
     assert new.superseded == 1
     current = recall(service, "alice/proj", "what is the budget", now=datetime(2026, 3, 1, tzinfo=UTC))
     assert [m.id for m in current.memories] == new.ids
-    history = recall(service, "alice/proj", "what is the budget", include_history=True, now=datetime(2026, 3, 1, tzinfo=UTC))
+    history = recall(
+        service,
+        "alice/proj",
+        "what is the budget",
+        include_history=True,
+        now=datetime(2026, 3, 1, tzinfo=UTC),
+    )
     by_id = {m.id: m for m in history.memories}
     assert by_id[old.ids[0]].status == Status.superseded
     assert by_id[old.ids[0]].superseded_by == new.ids[0] and by_id[new.ids[0]].supersedes == old.ids[0]
@@ -115,8 +200,12 @@ def test_chinese_facts_supersede_too(service):
 
 
 def test_nothing_relevant_is_said_explicitly_instead_of_padding(service):
-    store(service, "alice/proj", "The staging database runs Postgres 16 on port 5433",
-          "Lunch order: two veggie burritos")
+    store(
+        service,
+        "alice/proj",
+        "The staging database runs Postgres 16 on port 5433",
+        "Lunch order: two veggie burritos",
+    )
     out = recall(service, "alice/proj", "quantum chromodynamics of gluon fields")
     assert out.missing is True and out.memories == []
     hit = recall(service, "alice/proj", "which port does the staging Postgres database use")
@@ -137,9 +226,15 @@ def test_explain_shows_each_channel_and_why_a_result_survived(service):
 
 def test_a_time_expression_in_the_query_narrows_to_its_window(service):
     now = datetime(2026, 11, 29, 12, tzinfo=UTC)
-    store(service, "alice/proj",
-          {"content": "I cooked mushroom risotto for dinner", "occurred_at": (now - timedelta(days=1)).isoformat()},
-          {"content": "I cooked lentil soup for dinner", "occurred_at": (now - timedelta(days=40)).isoformat()})
+    store(
+        service,
+        "alice/proj",
+        {
+            "content": "I cooked mushroom risotto for dinner",
+            "occurred_at": (now - timedelta(days=1)).isoformat(),
+        },
+        {"content": "I cooked lentil soup for dinner", "occurred_at": (now - timedelta(days=40)).isoformat()},
+    )
     out = recall(service, "alice/proj", "what did I cook for dinner yesterday", now=now, explain=True)
     assert [m.content for m in out.memories][0] == "I cooked mushroom risotto for dinner"
     assert all("lentil" not in m.content for m in out.memories)
@@ -149,15 +244,32 @@ def test_a_time_expression_in_the_query_narrows_to_its_window(service):
 
 
 def test_filters_by_kind_tags_entities_session_and_time(service):
-    store(service, "alice/proj",
-          {"content": "deploy runbook step one: drain the node", "kind": "semantic", "tags": ["runbook"]},
-          {"content": "deploy happened at noon and failed", "kind": "episodic", "entities": ["node-7"],
-           "session_id": "task-1", "occurred_at": "2026-04-02T12:00:00Z"})
-    assert [m.kind for m in recall(service, "alice/proj", "deploy", kinds=["semantic"], min_score=0).memories] == ["semantic"]
+    store(
+        service,
+        "alice/proj",
+        {"content": "deploy runbook step one: drain the node", "kind": "semantic", "tags": ["runbook"]},
+        {
+            "content": "deploy happened at noon and failed",
+            "kind": "episodic",
+            "entities": ["node-7"],
+            "session_id": "task-1",
+            "occurred_at": "2026-04-02T12:00:00Z",
+        },
+    )
+    assert [
+        m.kind for m in recall(service, "alice/proj", "deploy", kinds=["semantic"], min_score=0).memories
+    ] == ["semantic"]
     assert len(recall(service, "alice/proj", "deploy", tags=["runbook"], min_score=0).memories) == 1
     assert len(recall(service, "alice/proj", "deploy", entities=["NODE-7"], min_score=0).memories) == 1
     assert len(recall(service, "alice/proj", "deploy", session_id="task-1", min_score=0).memories) == 1
-    got = recall(service, "alice/proj", "deploy", since=datetime(2026, 4, 1, tzinfo=UTC), until=datetime(2026, 4, 3, tzinfo=UTC), min_score=0)
+    got = recall(
+        service,
+        "alice/proj",
+        "deploy",
+        since=datetime(2026, 4, 1, tzinfo=UTC),
+        until=datetime(2026, 4, 3, tzinfo=UTC),
+        min_score=0,
+    )
     assert [m.kind for m in got.memories] == ["episodic"]
 
 
@@ -167,17 +279,37 @@ def test_working_memory_keeps_the_last_turns_of_a_session(backend):
     svc = build_service(backend(working_memory_turns=3))
     try:
         for i in range(5):
-            store(svc, "alice/proj", {"content": f"turn {i}: user asked about item {i}", "kind": "working", "session_id": "chat-1"})
+            store(
+                svc,
+                "alice/proj",
+                {
+                    "content": f"turn {i}: user asked about item {i}",
+                    "kind": "working",
+                    "session_id": "chat-1",
+                },
+            )
         svc.flush()
-        out = recall(svc, "alice/proj", "user asked about item", kinds=["working"], session_id="chat-1", min_score=0, top_k=10)
-        assert sorted(m.content for m in out.memories) == [f"turn {i}: user asked about item {i}" for i in (2, 3, 4)]
+        out = recall(
+            svc,
+            "alice/proj",
+            "user asked about item",
+            kinds=["working"],
+            session_id="chat-1",
+            min_score=0,
+            top_k=10,
+        )
+        assert sorted(m.content for m in out.memories) == [
+            f"turn {i}: user asked about item {i}" for i in (2, 3, 4)
+        ]
         assert svc.store.count("alice/proj", table="events") == 5, "older turns stay in the raw event log"
     finally:
         svc.close()
 
 
 def test_feedback_moves_importance_and_forget_hides_at_once(service):
-    res = store(service, "alice/proj", {"content": "Use the blue/green deploy for the API", "importance": 0.5})
+    res = store(
+        service, "alice/proj", {"content": "Use the blue/green deploy for the API", "importance": 0.5}
+    )
     mid = res.ids[0]
     assert service.feedback("alice/proj", mid, useful=True)["importance"] == pytest.approx(0.6)
     assert service.feedback("alice/proj", mid, useful=False)["importance"] == pytest.approx(0.5)
@@ -189,23 +321,35 @@ def test_usage_is_counted_when_a_memory_is_recalled(service):
     res = store(service, "alice/proj", "The on-call rotation changes every Monday at 9:00")
     recall(service, "alice/proj", "when does the on-call rotation change")
     service.flush()
-    (mem, _), = service.store.get("alice/proj", res.ids)
+    ((mem, _),) = service.store.get("alice/proj", res.ids)
     assert mem.access_count == 1 and mem.last_accessed_at is not None
 
 
 def test_time_filters_accept_any_representable_date(service):
     store(service, "alice/proj", {"content": "an ancient record", "occurred_at": "0999-06-01T00:00:00Z"})
-    out = recall(service, "alice/proj", "ancient record", since=datetime(1, 1, 1, tzinfo=UTC), until=datetime(1000, 1, 1, tzinfo=UTC))
+    out = recall(
+        service,
+        "alice/proj",
+        "ancient record",
+        since=datetime(1, 1, 1, tzinfo=UTC),
+        until=datetime(1000, 1, 1, tzinfo=UTC),
+    )
     assert [m.content for m in out.memories] == ["an ancient record"]
 
 
 def test_turns_of_a_named_speaker_conversation_never_supersede_each_other(service):
-    turns = ["Caroline: I went to the LGBTQ support group yesterday and it was powerful.",
-             "Melanie: That's great! My favorite book is Charlotte's Web.",
-             "Caroline: Yes!", "Melanie: Sure.", "Caroline: My favorite book is Becoming Nicole.",
-             "Caroline: I'm thinking about adoption agencies for next year."]
+    turns = [
+        "Caroline: I went to the LGBTQ support group yesterday and it was powerful.",
+        "Melanie: That's great! My favorite book is Charlotte's Web.",
+        "Caroline: Yes!",
+        "Melanie: Sure.",
+        "Caroline: My favorite book is Becoming Nicole.",
+        "Caroline: I'm thinking about adoption agencies for next year.",
+    ]
     res = store(service, "locomo", *[{"content": t, "session_id": "s1"} for t in turns])
     assert res.superseded == 0 and res.stored == len(turns)
     books = recall(service, "locomo", "favorite book", min_score=0, top_k=10)
-    assert {"Melanie: That's great! My favorite book is Charlotte's Web.",
-            "Caroline: My favorite book is Becoming Nicole."} <= {m.content for m in books.memories}
+    assert {
+        "Melanie: That's great! My favorite book is Charlotte's Web.",
+        "Caroline: My favorite book is Becoming Nicole.",
+    } <= {m.content for m in books.memories}

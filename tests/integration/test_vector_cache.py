@@ -38,23 +38,39 @@ def wait_until(condition, timeout=15.0):
 
 def second_store(svc, *, cache_rows=2_000_000, consistency=timedelta(0)) -> LanceStore:
     """Another LanceStore on the same tables: what another process would open."""
-    return LanceStore(svc.settings.store_uri, model_id=svc.embedder.model_id, dim=svc.embedder.dim,
-                      read_consistency=consistency, vector_cache_rows=cache_rows)
+    return LanceStore(
+        svc.settings.store_uri,
+        model_id=svc.embedder.model_id,
+        dim=svc.embedder.dim,
+        read_consistency=consistency,
+        vector_cache_rows=cache_rows,
+    )
 
 
 def vsearch(store, ns, vector, where=None, limit=20):
-    return [m.id for m, _, _ in store.vector_search(ns, vector, where or Where(ns).enum_in("status", [Status.active]), limit)]
+    return [
+        m.id
+        for m, _, _ in store.vector_search(
+            ns, vector, where or Where(ns).enum_in("status", [Status.active]), limit
+        )
+    ]
 
 
 def store(svc, ns, *items):
-    return svc.store_memories(StoreRequest(namespace=ns, items=[i if isinstance(i, dict) else {"content": i} for i in items],
-                                           wait=True))
+    return svc.store_memories(
+        StoreRequest(
+            namespace=ns, items=[i if isinstance(i, dict) else {"content": i} for i in items], wait=True
+        )
+    )
 
 
 @pytest.fixture
 def svc(tmp_path):
-    s = build_service(Settings(store_uri=str(tmp_path / "data"), embedder="hashing", read_consistency_s=0.2,
-                                vector_cache=True))
+    s = build_service(
+        Settings(
+            store_uri=str(tmp_path / "data"), embedder="hashing", read_consistency_s=0.2, vector_cache=True
+        )
+    )
     yield s
     s.close()
 
@@ -73,20 +89,41 @@ def corpus(svc):
     mems = []
     for i, text in enumerate(texts):
         at = BASE + timedelta(hours=5 * i)
-        mems.append(Memory(id=memory_id(f"c-{i}"), namespace=NS if i % 7 else "alice/other", kind=list(Kind)[i % 3],
-                           status=Status.superseded if i % 11 == 0 else Status.active, content=text, occurred_at=at,
-                           stored_at=at, updated_at=at, source=Source.import_, embed_model=svc.embedder.model_id,
-                           tags=[f"t{i % 13}", f"u{i % 5}"], entities=[f"e{i % 17}"], session_id=f"s{i // 50}",
-                           seq=i % 50))
+        mems.append(
+            Memory(
+                id=memory_id(f"c-{i}"),
+                namespace=NS if i % 7 else "alice/other",
+                kind=list(Kind)[i % 3],
+                status=Status.superseded if i % 11 == 0 else Status.active,
+                content=text,
+                occurred_at=at,
+                stored_at=at,
+                updated_at=at,
+                source=Source.import_,
+                embed_model=svc.embedder.model_id,
+                tags=[f"t{i % 13}", f"u{i % 5}"],
+                entities=[f"e{i % 17}"],
+                session_id=f"s{i // 50}",
+                seq=i % 50,
+            )
+        )
     svc.store.upsert(mems, list(vecs))
     svc.store.ensure_fts_index()
     return [t for i, t in enumerate(texts) if i % 7]
 
 
-FILTERS = [{}, {"tags": ["t3"]}, {"tags": ["t3", "u2"]}, {"entities": ["e4"]}, {"kinds": [Kind.semantic, Kind.working]},
-           {"session_id": "s12"}, {"since": BASE + timedelta(days=100), "until": BASE + timedelta(days=300)},
-           {"include_history": True}, {"tags": ["t1"], "include_history": True, "kinds": [Kind.episodic]},
-           {"tags": ["never-used"]}]
+FILTERS = [
+    {},
+    {"tags": ["t3"]},
+    {"tags": ["t3", "u2"]},
+    {"entities": ["e4"]},
+    {"kinds": [Kind.semantic, Kind.working]},
+    {"session_id": "s12"},
+    {"since": BASE + timedelta(days=100), "until": BASE + timedelta(days=300)},
+    {"include_history": True},
+    {"tags": ["t1"], "include_history": True, "kinds": [Kind.episodic]},
+    {"tags": ["never-used"]},
+]
 
 
 def test_cached_and_uncached_recall_return_the_same_memories_under_every_filter(svc, corpus):
@@ -101,7 +138,9 @@ def test_cached_and_uncached_recall_return_the_same_memories_under_every_filter(
             assert [m.id for m in fast.memories] == [m.id for m in slow.memories], (query, flt)
             where = svc.retriever._where(q, None)
             qvec = svc.embedder.embed_query(query)
-            assert vsearch(svc.store, NS, qvec, where, 60) == vsearch(uncached.store, NS, qvec, where, 60), flt
+            assert vsearch(svc.store, NS, qvec, where, 60) == vsearch(uncached.store, NS, qvec, where, 60), (
+                flt
+            )
     assert NS in svc.store._cache.namespaces()  # answered from memory, not by falling back
 
 
@@ -133,9 +172,17 @@ def recall_ids(svc, query, **kw):
 
 
 def test_forgotten_purged_superseded_and_archived_memories_never_come_back_from_the_cache(svc):
-    a = store(svc, NS, "the vault code is ruby falcon", "the boat name is silver otter",
-              "the garage door opener is blue kestrel", "the printer password is amber lynx").ids
-    qv = {t: svc.embedder.embed_query(t) for t in ("vault code", "boat name", "garage door", "printer password")}
+    a = store(
+        svc,
+        NS,
+        "the vault code is ruby falcon",
+        "the boat name is silver otter",
+        "the garage door opener is blue kestrel",
+        "the printer password is amber lynx",
+    ).ids
+    qv = {
+        t: svc.embedder.embed_query(t) for t in ("vault code", "boat name", "garage door", "printer password")
+    }
     for v in qv.values():
         assert vsearch(svc.store, NS, v)  # warm the cache
     svc.forget(NS, [a[0]])
@@ -150,8 +197,12 @@ def test_forgotten_purged_superseded_and_archived_memories_never_come_back_from_
     new = store(svc, NS, "My favourite colour is purple.").ids[0]
     hits = vsearch(svc.store, NS, svc.embedder.embed_query("favourite colour"))
     assert new in hits and old not in hits
-    assert old in vsearch(svc.store, NS, svc.embedder.embed_query("favourite colour"),
-                          Where(NS).enum_in("status", [Status.active, Status.superseded]))
+    assert old in vsearch(
+        svc.store,
+        NS,
+        svc.embedder.embed_query("favourite colour"),
+        Where(NS).enum_in("status", [Status.active, Status.superseded]),
+    )
 
 
 def test_another_process_commit_is_seen_after_the_read_consistency_interval(svc, corpus):
@@ -159,8 +210,17 @@ def test_another_process_commit_is_seen_after_the_read_consistency_interval(svc,
     qvec = svc.embedder.embed_query("walrus tangerine harbour")
     assert memory_id("late") not in vsearch(other, NS, qvec)  # warm: the namespace is cached
     assert NS in other._cache.namespaces()
-    late = Memory(id=memory_id("late"), namespace=NS, kind=Kind.semantic, content="walrus tangerine harbour",
-                  occurred_at=BASE, stored_at=BASE, updated_at=BASE, source=Source.user, embed_model=svc.embedder.model_id)
+    late = Memory(
+        id=memory_id("late"),
+        namespace=NS,
+        kind=Kind.semantic,
+        content="walrus tangerine harbour",
+        occurred_at=BASE,
+        stored_at=BASE,
+        updated_at=BASE,
+        source=Source.user,
+        embed_model=svc.embedder.model_id,
+    )
     svc.store.upsert([late], [svc.embedder.embed_passages([late.content])[0]])
     assert wait_until(lambda: vsearch(other, NS, qvec)[:1] == [late.id])
     svc.store.delete(NS, [late.id])
@@ -174,20 +234,35 @@ def test_another_process_commit_is_seen_after_the_read_consistency_interval(svc,
 
 
 def test_hostile_labels_stay_inside_their_namespace_and_hostile_namespaces_are_refused(svc):
-    store(svc, "alice", *[{"content": f"alice secret number {i}", "tags": [h], "entities": [h], "session_id": h}
-                          for i, h in enumerate(HOSTILE)])
+    store(
+        svc,
+        "alice",
+        *[
+            {"content": f"alice secret number {i}", "tags": [h], "entities": [h], "session_id": h}
+            for i, h in enumerate(HOSTILE)
+        ],
+    )
     alice = {m.id for m, _ in svc.store.find("alice", lambda w: w)}
     store(svc, "bob", "bob public note number 1")
     qvec = svc.embedder.embed_query("secret number")
     for h in HOSTILE:
-        for where in (Where("bob").any_key("tag_keys", [key(h)]), Where("bob").any_key("entity_keys", [key(h)]),
-                      Where("bob").keys_in("session_key", [key(h)]), Where("bob")):
+        for where in (
+            Where("bob").any_key("tag_keys", [key(h)]),
+            Where("bob").any_key("entity_keys", [key(h)]),
+            Where("bob").keys_in("session_key", [key(h)]),
+            Where("bob"),
+        ):
             assert all(m.namespace == "bob" for m, _, _ in svc.store.vector_search("bob", qvec, where, 50))
         bob = svc.recall(RecallQuery(namespace="bob", query="alice secret number", tags=[h], min_score=0.0))
-        assert bob.missing and alice.isdisjoint(m.id for m in svc.recall(RecallQuery(namespace="bob", query="secret")).memories)
-        assert [m.content for m in svc.recall(RecallQuery(namespace="alice", query="secret number", tags=[h],
-                                                          min_score=0.0)).memories][:1] == \
-            [f"alice secret number {HOSTILE.index(h)}"]
+        assert bob.missing and alice.isdisjoint(
+            m.id for m in svc.recall(RecallQuery(namespace="bob", query="secret")).memories
+        )
+        assert [
+            m.content
+            for m in svc.recall(
+                RecallQuery(namespace="alice", query="secret number", tags=[h], min_score=0.0)
+            ).memories
+        ][:1] == [f"alice secret number {HOSTILE.index(h)}"]
         with pytest.raises(InvalidInput):
             svc.store.vector_search(h, qvec, Where(h), 5)
     assert set(svc.store._cache.namespaces()) >= {"alice", "bob"}

@@ -46,8 +46,10 @@ def test_a_failing_item_fails_alone_and_its_batch_neighbours_commit(tmp_path):
     writer.apply = gated
     q = InProcessQueue(writer, window_ms=200)
     try:
-        futs = [q.submit(StoreOp(namespace="a", items=[_item("a", t)]))
-                for t in ("first fine item", "POISON item", "second fine item")]
+        futs = [
+            q.submit(StoreOp(namespace="a", items=[_item("a", t)]))
+            for t in ("first fine item", "POISON item", "second fine item")
+        ]
         gate.set()
         assert futs[0].result(10).stored == 1 and futs[2].result(10).stored == 1
         with pytest.raises(ValueError):
@@ -80,7 +82,9 @@ def test_many_small_stores_are_committed_in_few_batches(tmp_path):
     try:
         before = svc.store.memories.version
         for i in range(200):
-            svc.store_memories(StoreRequest(namespace="a", items=[{"content": f"event {i} happened at minute {i}"}]))
+            svc.store_memories(
+                StoreRequest(namespace="a", items=[{"content": f"event {i} happened at minute {i}"}])
+            )
         svc.flush()
         assert svc.store.count("a") == 200
         # each batch costs a handful of table versions; 200 separate commits would cost 200+

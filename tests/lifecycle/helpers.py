@@ -9,7 +9,11 @@ from hindsight_memory.models import RecallQuery, StoreRequest
 
 
 def store(svc, ns, *items):
-    return svc.store_memories(StoreRequest(namespace=ns, items=[i if isinstance(i, dict) else {"content": i} for i in items], wait=True))
+    return svc.store_memories(
+        StoreRequest(
+            namespace=ns, items=[i if isinstance(i, dict) else {"content": i} for i in items], wait=True
+        )
+    )
 
 
 def recall(svc, ns, query, **kw):
@@ -23,9 +27,13 @@ def raw_files_containing(settings, needle: str) -> list[str]:
     if not uri.startswith("s3://"):
         return [str(p) for p in Path(uri).rglob("*") if p.is_file() and data in p.read_bytes()]
     bucket, _, prefix = uri.removeprefix("s3://").partition("/")
-    s3 = boto3.client("s3", endpoint_url=settings.s3_endpoint, region_name=settings.s3_region,
-                      aws_access_key_id=os.environ.get("AWS_ACCESS_KEY_ID", "test"),
-                      aws_secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "test"))
+    s3 = boto3.client(
+        "s3",
+        endpoint_url=settings.s3_endpoint,
+        region_name=settings.s3_region,
+        aws_access_key_id=os.environ.get("AWS_ACCESS_KEY_ID", "test"),
+        aws_secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "test"),
+    )
     hits = []
     for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
         for obj in page.get("Contents", []):

@@ -11,10 +11,21 @@ from hindsight_memory.service import build_service
 from tests.lifecycle.helpers import recall, store
 
 NS = "team/ops"
-FACTS = ["The staging database runs on port 5433", "Deploys happen every Tuesday at 10:00",
-         "The on-call rotation changes on Mondays", "Grafana dashboards live in the observability folder",
-         "The API rate limit is 600 requests per minute", "Backups are kept for 35 days"]
-QUERIES = ["staging database port", "when do deploys happen", "on-call rotation", "rate limit", "backups kept"]
+FACTS = [
+    "The staging database runs on port 5433",
+    "Deploys happen every Tuesday at 10:00",
+    "The on-call rotation changes on Mondays",
+    "Grafana dashboards live in the observability folder",
+    "The API rate limit is 600 requests per minute",
+    "Backups are kept for 35 days",
+]
+QUERIES = [
+    "staging database port",
+    "when do deploys happen",
+    "on-call rotation",
+    "rate limit",
+    "backups kept",
+]
 
 
 @pytest.fixture
@@ -67,7 +78,9 @@ def test_a_value_changed_several_times_gets_a_history_summary_and_keeps_the_orig
     assert s.content.startswith("budget changed 2 times, now: The project budget is 12000 EUR")
     assert "8000" in s.content and "10000" in s.content and len(s.source_ids) == 4
     history = recall(svc, NS, "project budget", include_history=True).memories
-    assert {"The project budget is 8000 EUR", "The project budget is 10000 EUR"} <= {m.content for m in history}
+    assert {"The project budget is 8000 EUR", "The project budget is 10000 EUR"} <= {
+        m.content for m in history
+    }
 
 
 def test_tiers_follow_access_and_are_recorded_in_stats(svc):
@@ -81,8 +94,11 @@ def test_tiers_follow_access_and_are_recorded_in_stats(svc):
 
 
 def test_low_confidence_memories_unused_for_long_are_archived_and_restored_round_trip(svc):
-    weak = store(svc, NS, {"content": "Maybe the office moves to Leeds", "confidence": 0.05,
-                           "metadata": {"why": "rumour"}}).ids[0]
+    weak = store(
+        svc,
+        NS,
+        {"content": "Maybe the office moves to Leeds", "confidence": 0.05, "metadata": {"why": "rumour"}},
+    ).ids[0]
     store(svc, NS, {"content": "The office is in Manchester", "confidence": 0.9})
     original = svc.store.get(NS, [weak])[0][0]
     out = compact(svc, NS, now=utcnow() + timedelta(days=91), upkeep=False)

@@ -17,10 +17,20 @@ NS = "alice/proj"
 
 
 def _fill(svc):
-    store(svc, NS, {"content": "Standup is at 09:30 in room Kepler", "tags": ["team"], "entities": ["Kepler"],
-                    "session_id": "s1", "metadata": {"ticket": "T-1", "nested": {"x": [1, 2]}}, "importance": 0.7},
-          {"content": "The budget is 8000 EUR", "slot": "budget"}, {"content": "user said hello", "kind": "working",
-                                                                     "session_id": "s1"})
+    store(
+        svc,
+        NS,
+        {
+            "content": "Standup is at 09:30 in room Kepler",
+            "tags": ["team"],
+            "entities": ["Kepler"],
+            "session_id": "s1",
+            "metadata": {"ticket": "T-1", "nested": {"x": [1, 2]}},
+            "importance": 0.7,
+        },
+        {"content": "The budget is 8000 EUR", "slot": "budget"},
+        {"content": "user said hello", "kind": "working", "session_id": "s1"},
+    )
     store(svc, NS, {"content": "The budget is 9000 EUR", "slot": "budget"})
     weak = store(svc, NS, {"content": "Perhaps we switch to Rust", "confidence": 0.05}).ids[0]
     svc.archive(NS, [weak])
@@ -30,7 +40,9 @@ def _fill(svc):
 
 def _everything(svc, ns=NS):
     recs = list(svc.export_records(ns))
-    mems = {(r["table"], r["memory"]["id"]): (r["memory"], r.get("vector")) for r in recs if r["type"] == "memory"}
+    mems = {
+        (r["table"], r["memory"]["id"]): (r["memory"], r.get("vector")) for r in recs if r["type"] == "memory"
+    }
     events = {r["event"]["id"]: r["event"] for r in recs if r["type"] == "event"}
     return mems, events
 
@@ -38,8 +50,11 @@ def _everything(svc, ns=NS):
 def test_export_then_import_into_an_empty_store_round_trips_every_field(backend, tmp_path):
     first = backend()
     src = build_service(first)
-    dst = build_service(first.model_copy(update={"store_uri": str(tmp_path / "copy")}) if backend.kind == "local"
-                        else backend())
+    dst = build_service(
+        first.model_copy(update={"store_uri": str(tmp_path / "copy")})
+        if backend.kind == "local"
+        else backend()
+    )
     try:
         _fill(src)
         summary = export_jsonl(src, NS, tmp_path / "x.jsonl", progress=False)
@@ -73,17 +88,22 @@ def test_import_into_a_store_with_another_model_re_embeds_and_recall_works(tmp_p
 
 
 def test_seeds_and_csv_facts_are_imported_with_the_initial_confidence(local_service, tmp_path):
-    out = local_service.import_records(NS, [{"content": "Our fiscal year starts in April", "tags": ["finance"]}],
-                                       confidence=0.4)
+    out = local_service.import_records(
+        NS, [{"content": "Our fiscal year starts in April", "tags": ["finance"]}], confidence=0.4
+    )
     assert out["seeds"] == 1
     csv_path = tmp_path / "facts.csv"
-    csv_path.write_text("content,tags,importance\nThe VPN gateway is vpn.example.org,infra;network,0.8\n"
-                        "Lunch is at noon,,\n", encoding="utf-8")
+    csv_path.write_text(
+        "content,tags,importance\nThe VPN gateway is vpn.example.org,infra;network,0.8\nLunch is at noon,,\n",
+        encoding="utf-8",
+    )
     assert import_csv(local_service, csv_path, NS, confidence=0.6, progress=False)["stored"] == 2
     got = {m.content: m for m, _ in local_service.store.find(NS, lambda w: w)}
     assert got["Our fiscal year starts in April"].confidence == pytest.approx(0.4)
     vpn = got["The VPN gateway is vpn.example.org"]
-    assert vpn.confidence == pytest.approx(0.6) and vpn.tags == ["infra", "network"] and vpn.source == "import"
+    assert (
+        vpn.confidence == pytest.approx(0.6) and vpn.tags == ["infra", "network"] and vpn.source == "import"
+    )
 
 
 def test_a_bad_line_or_a_foreign_id_is_refused_and_nothing_is_written(local_service, tmp_path):
@@ -106,7 +126,14 @@ def test_reindex_switches_models_while_concurrent_recalls_all_succeed(backend):
     settings = backend()
     svc = build_service(settings)
     try:
-        store(svc, NS, *[f"Fact number {i} about the {w} project" for i, w in enumerate(["apollo", "gemini", "mercury"] * 4)])
+        store(
+            svc,
+            NS,
+            *[
+                f"Fact number {i} about the {w} project"
+                for i, w in enumerate(["apollo", "gemini", "mercury"] * 4)
+            ],
+        )
         errors, done, answers = [], threading.Event(), []
 
         def reader():

@@ -24,7 +24,9 @@ def test_purge_removes_the_content_from_every_table_file_and_version(svc_and_set
     store(svc, NS, "an unrelated note about lunch")
     recall(svc, NS, "vault passphrase")
     svc.flush()
-    assert raw_files_containing(settings, "zebracorn-4711"), "the raw scan must see the secret before the purge"
+    assert raw_files_containing(settings, "zebracorn-4711"), (
+        "the raw scan must see the secret before the purge"
+    )
     assert svc.store.versions_containing("zebracorn-4711")
     # WHEN it is purged
     out = svc.forget(NS, [secret], purge=True)
@@ -39,10 +41,26 @@ def test_purge_also_removes_derived_memories_whose_only_sources_were_purged(svc_
     svc, _ = svc_and_settings
     src = store(svc, NS, "Carol moved to Lisbon in May").ids[0]
     other = store(svc, NS, "Dave lives in Porto").ids[0]
-    only = store(svc, NS, {"content": "Carol is based in Portugal", "kind": "semantic", "source": "reflection",
-                           "source_ids": [src]}).ids[0]
-    mixed = store(svc, NS, {"content": "Two friends live in Portugal", "kind": "semantic", "source": "reflection",
-                            "source_ids": [src, other]}).ids[0]
+    only = store(
+        svc,
+        NS,
+        {
+            "content": "Carol is based in Portugal",
+            "kind": "semantic",
+            "source": "reflection",
+            "source_ids": [src],
+        },
+    ).ids[0]
+    mixed = store(
+        svc,
+        NS,
+        {
+            "content": "Two friends live in Portugal",
+            "kind": "semantic",
+            "source": "reflection",
+            "source_ids": [src, other],
+        },
+    ).ids[0]
     svc.forget(NS, [src], purge=True)
     left = {m.id for m, _ in svc.store.find(NS, lambda w: w)}
     assert src not in left and only not in left
@@ -51,8 +69,12 @@ def test_purge_also_removes_derived_memories_whose_only_sources_were_purged(svc_
 
 def test_forget_by_filter_hides_only_the_matching_memories_until_restored(svc_and_settings):
     svc, _ = svc_and_settings
-    ids = store(svc, NS, {"content": "draft plan A for the offsite", "tags": ["draft"]},
-                {"content": "final plan for the offsite", "tags": ["final"]}).ids
+    ids = store(
+        svc,
+        NS,
+        {"content": "draft plan A for the offsite", "tags": ["draft"]},
+        {"content": "final plan for the offsite", "tags": ["final"]},
+    ).ids
     out = svc.forget_matching(NS, where={"tags": ["draft"]})
     assert out == {"forgotten": 1, "purged": 0}
     assert [m.content for m in recall(svc, NS, "plan offsite").memories] == ["final plan for the offsite"]

@@ -23,10 +23,23 @@ def make_service(tmp_path, fake_llm):
     built = []
 
     def make(*, llm: bool = True, embedder: str = "hashing", **overrides):
-        settings = Settings(store_uri=str(tmp_path / "data"), embedder=embedder,
-                            llm_model="openai/fake-reflector" if llm else None, **overrides)
-        client = LLMClient("openai/fake-reflector", api_base=fake_llm.url, api_key="test-key", timeout_s=10,
-                           backoff_s=0.01) if llm else None
+        settings = Settings(
+            store_uri=str(tmp_path / "data"),
+            embedder=embedder,
+            llm_model="openai/fake-reflector" if llm else None,
+            **overrides,
+        )
+        client = (
+            LLMClient(
+                "openai/fake-reflector",
+                api_base=fake_llm.url,
+                api_key="test-key",
+                timeout_s=10,
+                backoff_s=0.01,
+            )
+            if llm
+            else None
+        )
         svc = build_service(settings, llm=client)
         built.append(svc)
         return svc
@@ -38,18 +51,40 @@ def make_service(tmp_path, fake_llm):
 
 def draft(intent: str, lessons: list[tuple[str, float, float]], outcome: str = "success", **episode) -> dict:
     """A scripted reflection answer: the episode and (text, reusability, causal_relevance) lessons."""
-    return {"episode": {"intent": intent, "steps": episode.get("steps", ["looked", "fixed"]),
-                        "tools": episode.get("tools", []), "obstacles": episode.get("obstacles", []),
-                        "outcome": outcome, "entities": episode.get("entities", [])},
-            "lessons": [{"text": t, "reusability": r, "causal_relevance": c, "rationale": "it mattered",
-                         **({"contradicts": episode["contradicts"]} if "contradicts" in episode else {})}
-                        for t, r, c in lessons]}
+    return {
+        "episode": {
+            "intent": intent,
+            "steps": episode.get("steps", ["looked", "fixed"]),
+            "tools": episode.get("tools", []),
+            "obstacles": episode.get("obstacles", []),
+            "outcome": outcome,
+            "entities": episode.get("entities", []),
+        },
+        "lessons": [
+            {
+                "text": t,
+                "reusability": r,
+                "causal_relevance": c,
+                "rationale": "it mattered",
+                **({"contradicts": episode["contradicts"]} if "contradicts" in episode else {}),
+            }
+            for t, r, c in lessons
+        ],
+    }
 
 
 CSV_TASK = [
-    {"role": "user", "content": "Please load sales.csv into the reporting database and build the monthly totals."},
+    {
+        "role": "user",
+        "content": "Please load sales.csv into the reporting database and build the monthly totals.",
+    },
     {"role": "assistant", "content": "I will inspect the file first, then load it with the bulk loader."},
-    {"role": "tool", "tool": "shell", "status": "ok", "content": "head sales.csv: date;region;amount (semicolon separated)"},
+    {
+        "role": "tool",
+        "tool": "shell",
+        "status": "ok",
+        "content": "head sales.csv: date;region;amount (semicolon separated)",
+    },
     {"role": "assistant", "content": "The file uses semicolons, so I pass delimiter=';' to the loader."},
     {"role": "tool", "tool": "db_load", "status": "ok", "content": "loaded 12000 rows into sales"},
     {"role": "user", "content": "Thanks, the monthly totals look right."},
@@ -58,9 +93,16 @@ CSV_TASK = [
 FAILED_THEN_RETRIED = [
     {"role": "user", "content": "Deploy the billing service to staging."},
     {"role": "assistant", "content": "Running the deploy script."},
-    {"role": "tool", "tool": "deploy", "status": "error",
-     "content": "Error: migration 042 failed: relation invoices_tmp already exists"},
-    {"role": "assistant", "content": "The previous migration left a temp table. Dropping invoices_tmp and retrying."},
+    {
+        "role": "tool",
+        "tool": "deploy",
+        "status": "error",
+        "content": "Error: migration 042 failed: relation invoices_tmp already exists",
+    },
+    {
+        "role": "assistant",
+        "content": "The previous migration left a temp table. Dropping invoices_tmp and retrying.",
+    },
     {"role": "tool", "tool": "deploy", "status": "ok", "content": "deployed billing@1.8.2 to staging"},
 ]
 

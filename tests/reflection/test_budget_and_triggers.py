@@ -26,7 +26,11 @@ def test_a_spent_daily_budget_defers_the_work_and_the_periodic_trigger_finishes_
     assert svc.stats(NS)["reflection"]["pending_deferred"] == 1
     # WHEN the budget allows again and the periodic trigger runs
     relaxed = make_service(max_tokens_per_namespace_day=1_000_000)
-    fake_llm.script(draft("Deploy billing", [("Drop a leftover migration temp table before retrying a deploy.", 0.8, 0.9)]))
+    fake_llm.script(
+        draft(
+            "Deploy billing", [("Drop a leftover migration temp table before retrying a deploy.", 0.8, 0.9)]
+        )
+    )
     res = run_trigger(relaxed, {"trigger": "periodic"})
     # THEN the deferred session is reflected and marked done
     assert res["namespaces"][NS]["retried"] == [{"session_id": "deploy-1", "status": "done"}]
@@ -49,7 +53,9 @@ def test_task_end_and_anomaly_triggers_reflect_one_session(make_service, fake_ll
     assert out["status"] == "done" and out["trigger"] == "anomaly"
 
 
-def test_the_periodic_trigger_visits_only_namespaces_with_recent_activity_and_keeps_them_apart(make_service, fake_llm):
+def test_the_periodic_trigger_visits_only_namespaces_with_recent_activity_and_keeps_them_apart(
+    make_service, fake_llm
+):
     svc = make_service(llm=False)
     svc.reflect("bob/notes", trajectory=CSV_TASK)
     res = run_trigger(svc, {"trigger": "periodic"})

@@ -9,14 +9,19 @@ def _by_kind(svc, kind):
     return [m for m, _ in svc.store.find(NS, lambda w: w.enum_in("kind", [kind]))]
 
 
-def test_without_an_llm_reflection_builds_a_labelled_episode_and_never_claims_an_llm_ran(make_service, fake_llm):
+def test_without_an_llm_reflection_builds_a_labelled_episode_and_never_claims_an_llm_ran(
+    make_service, fake_llm
+):
     svc = make_service(llm=False)
     out = svc.reflect(NS, trajectory=FAILED_THEN_RETRIED, trigger="anomaly")
     assert out["mode"] == "heuristic" and "no LLM ran" in out["note"] and out["usage"]["calls"] == 0
     assert fake_llm.requests == []
     (episode,) = _by_kind(svc, Kind.episodic)
     assert episode.source == Source.reflection and "heuristic" in episode.tags
-    assert episode.metadata["reflection"]["mode"] == "heuristic" and "model" not in episode.metadata["reflection"]
+    assert (
+        episode.metadata["reflection"]["mode"] == "heuristic"
+        and "model" not in episode.metadata["reflection"]
+    )
     assert episode.metadata["episode"]["outcome"] == "success"  # it failed, then the retry worked
     assert episode.metadata["episode"]["tools"] == ["deploy"]
     assert "migration 042 failed" in episode.content and "anomaly" in episode.tags
@@ -32,13 +37,16 @@ def test_heuristic_mode_still_skips_trivial_tasks_with_a_reason(make_service):
 
 def test_a_heuristic_episode_of_a_chinese_task_is_written_in_chinese(make_service):
     svc = make_service(llm=False)
-    svc.reflect(NS, trajectory=[
-        {"role": "user", "content": "帮我把订单表导出成 Excel 文件。"},
-        {"role": "assistant", "content": "先查询订单表。"},
-        {"role": "tool", "tool": "sql", "status": "error", "content": "错误：表 orders 不存在"},
-        {"role": "assistant", "content": "表名应为 order_items，重新查询。"},
-        {"role": "tool", "tool": "sql", "status": "ok", "content": "返回 120 行"},
-    ])
+    svc.reflect(
+        NS,
+        trajectory=[
+            {"role": "user", "content": "帮我把订单表导出成 Excel 文件。"},
+            {"role": "assistant", "content": "先查询订单表。"},
+            {"role": "tool", "tool": "sql", "status": "error", "content": "错误：表 orders 不存在"},
+            {"role": "assistant", "content": "表名应为 order_items，重新查询。"},
+            {"role": "tool", "tool": "sql", "status": "ok", "content": "返回 120 行"},
+        ],
+    )
     (episode,) = _by_kind(svc, Kind.episodic)
     assert episode.content.startswith("任务:") and "结果:成功" in episode.content
 

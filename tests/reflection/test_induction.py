@@ -10,10 +10,19 @@ from .conftest import NS, draft
 
 def _csv_task(month: str) -> list[dict]:
     return [
-        {"role": "user", "content": f"Load the {month} sales export csv into the reporting database and total it."},
-        {"role": "assistant", "content": "Inspecting the sales export csv before loading it into the database."},
+        {
+            "role": "user",
+            "content": f"Load the {month} sales export csv into the reporting database and total it.",
+        },
+        {
+            "role": "assistant",
+            "content": "Inspecting the sales export csv before loading it into the database.",
+        },
         {"role": "tool", "tool": "db_load", "status": "ok", "content": "loaded sales export csv rows"},
-        {"role": "assistant", "content": "Loaded the sales export csv and computed the totals in the database."},
+        {
+            "role": "assistant",
+            "content": "Loaded the sales export csv and computed the totals in the database.",
+        },
     ]
 
 
@@ -28,8 +37,14 @@ OTHER = [
 def _episodes(svc, fake_llm, llm: bool) -> None:
     for month in ("january", "february", "march"):
         if llm:
-            fake_llm.script(draft(f"Load the {month} sales export csv into the reporting database", [],
-                                  tools=["db_load"], entities=["reporting database"]))
+            fake_llm.script(
+                draft(
+                    f"Load the {month} sales export csv into the reporting database",
+                    [],
+                    tools=["db_load"],
+                    entities=["reporting database"],
+                )
+            )
         svc.reflect(NS, trajectory=_csv_task(month))
     if llm:
         fake_llm.script(draft("Write a birthday poem for grandmother Ingrid", []))
@@ -44,8 +59,12 @@ def test_a_cluster_of_three_similar_episodes_becomes_one_lesson(make_service, fa
     # GIVEN three similar CSV-loading episodes and one unrelated episode
     svc = make_service()
     _episodes(svc, fake_llm, llm=True)
-    fake_llm.script({"lesson": "Sales exports load cleanly with db_load; total them in the database, not in Python.",
-                     "consistent": True})
+    fake_llm.script(
+        {
+            "lesson": "Sales exports load cleanly with db_load; total them in the database, not in Python.",
+            "consistent": True,
+        }
+    )
     # WHEN induction runs
     out = svc.induce(NS)
     # THEN one LLM call summarises the cluster into one semantic lesson linked to its three episodes
@@ -76,8 +95,17 @@ def test_heuristic_induction_writes_a_labelled_low_confidence_pattern(make_servi
 
 def test_a_lesson_not_confirmed_for_long_loses_confidence_once_per_period(make_service):
     svc = make_service(llm=False)
-    svc.store_memories(StoreRequest(namespace=NS, wait=True, items=[MemoryCreate(
-        content="Prefer the bulk loader for large imports.", kind=Kind.semantic, confidence=0.8)]))
+    svc.store_memories(
+        StoreRequest(
+            namespace=NS,
+            wait=True,
+            items=[
+                MemoryCreate(
+                    content="Prefer the bulk loader for large imports.", kind=Kind.semantic, confidence=0.8
+                )
+            ],
+        )
+    )
     later = utcnow() + timedelta(days=120)
     induce(svc.reflector, NS, now=later)
     induce(svc.reflector, NS, now=later + timedelta(days=1))

@@ -31,7 +31,8 @@ def test_a_namespace_that_could_escape_the_prompt_folder_is_refused(tmp_path):
 def test_an_override_is_read_from_the_same_s3_bucket_as_the_data(s3_endpoint):
     bucket = new_bucket(s3_endpoint)
     boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1").put_object(
-        Bucket=bucket, Key="tables/prompts/team/ops/questions.md", Body="- 哪个告警本该更早触发？".encode())
+        Bucket=bucket, Key="tables/prompts/team/ops/questions.md", Body="- 哪个告警本该更早触发？".encode()
+    )
     settings = Settings(store_uri=f"s3://{bucket}/tables", s3_endpoint=s3_endpoint)
     prompts = Prompts(settings.store_uri, settings.storage_options())
     assert prompts.get("team/ops", "questions") == "- 哪个告警本该更早触发？"

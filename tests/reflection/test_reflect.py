@@ -7,7 +7,9 @@ from hindsight_memory.text import normalize
 
 from .conftest import CSV_TASK, FAILED_THEN_RETRIED, NS, TRIVIAL, draft
 
-CSV_LESSON = "When a CSV file will not load, check its delimiter first: European exports often use semicolons."
+CSV_LESSON = (
+    "When a CSV file will not load, check its delimiter first: European exports often use semicolons."
+)
 
 
 def _memories(svc, kind):
@@ -17,8 +19,14 @@ def _memories(svc, kind):
 def test_a_successful_task_yields_a_lesson_linked_to_its_episode_and_events(make_service, fake_llm):
     # GIVEN a finished task and an LLM that distils one strong lesson
     svc = make_service()
-    fake_llm.script(draft("Load sales.csv and build monthly totals", [(CSV_LESSON, 0.9, 0.8)],
-                          tools=["shell", "db_load"], entities=["sales.csv"]))
+    fake_llm.script(
+        draft(
+            "Load sales.csv and build monthly totals",
+            [(CSV_LESSON, 0.9, 0.8)],
+            tools=["shell", "db_load"],
+            entities=["sales.csv"],
+        )
+    )
     # WHEN the agent reflects at task end
     out = svc.reflect(NS, trajectory=CSV_TASK)
     # THEN one LLM call produced an episode and a lesson that points back at it and at the events
@@ -41,8 +49,14 @@ def test_a_successful_task_yields_a_lesson_linked_to_its_episode_and_events(make
 def test_a_failure_then_retry_yields_the_causal_lesson_and_the_episode_weighs_more(make_service, fake_llm):
     svc = make_service()
     causal = "If a deploy fails because a migration's temp table already exists, drop the leftover table and retry."
-    fake_llm.script(draft("Deploy billing to staging", [(causal, 0.7, 0.95), ("Deploys can take a while.", 0.3, 0.1)],
-                          obstacles=["migration 042 failed"], tools=["deploy"]))
+    fake_llm.script(
+        draft(
+            "Deploy billing to staging",
+            [(causal, 0.7, 0.95), ("Deploys can take a while.", 0.3, 0.1)],
+            obstacles=["migration 042 failed"],
+            tools=["deploy"],
+        )
+    )
     out = svc.reflect(NS, trajectory=FAILED_THEN_RETRIED, trigger="anomaly")
     assert [a["kind"] for a in out["anomalies"]] == ["tool_failure"]
     prompt = fake_llm.requests[0]["messages"][1]["content"]
@@ -66,8 +80,10 @@ def test_a_trivial_task_is_skipped_with_a_reason_and_no_llm_call(make_service, f
 
 def test_a_malformed_answer_is_repaired_with_one_retry(make_service, fake_llm):
     svc = make_service()
-    fake_llm.script("Sure! Here are my thoughts: the delimiter was the problem.",
-                    draft("Load sales.csv", [(CSV_LESSON, 0.9, 0.8)]))
+    fake_llm.script(
+        "Sure! Here are my thoughts: the delimiter was the problem.",
+        draft("Load sales.csv", [(CSV_LESSON, 0.9, 0.8)]),
+    )
     out = svc.reflect(NS, trajectory=CSV_TASK)
     assert out["status"] == "done" and out["usage"]["calls"] == 2 and out["usage"]["repairs"] == 1
     repair = fake_llm.requests[1]["messages"][-1]["content"]
@@ -75,7 +91,9 @@ def test_a_malformed_answer_is_repaired_with_one_retry(make_service, fake_llm):
     assert [m.content for m in _memories(svc, Kind.semantic)] == [CSV_LESSON]
 
 
-def test_an_answer_still_malformed_after_the_repair_is_rejected_and_memory_is_untouched(make_service, fake_llm):
+def test_an_answer_still_malformed_after_the_repair_is_rejected_and_memory_is_untouched(
+    make_service, fake_llm
+):
     svc = make_service()
     fake_llm.script({"episode": {"outcome": "maybe"}, "lessons": "none"}, {"lessons": [{"text": 42}]})
     out = svc.reflect(NS, trajectory=CSV_TASK)
@@ -94,7 +112,9 @@ def test_a_rate_limited_call_backs_off_and_succeeds(make_service, fake_llm):
 
 def test_a_near_identical_lesson_confirms_the_existing_one_instead_of_duplicating(make_service, fake_llm):
     svc = make_service()
-    fake_llm.script(draft("Load sales.csv", [(CSV_LESSON, 0.9, 0.8)]), draft("Load q3.csv", [(CSV_LESSON, 0.8, 0.8)]))
+    fake_llm.script(
+        draft("Load sales.csv", [(CSV_LESSON, 0.9, 0.8)]), draft("Load q3.csv", [(CSV_LESSON, 0.8, 0.8)])
+    )
     svc.reflect(NS, trajectory=CSV_TASK)
     first = _memories(svc, Kind.semantic)[0]
     second_task = [dict(t, content=t["content"].replace("sales", "q3")) for t in CSV_TASK]
@@ -103,15 +123,19 @@ def test_a_near_identical_lesson_confirms_the_existing_one_instead_of_duplicatin
     (lesson,) = _memories(svc, Kind.semantic)
     assert lesson.confidence > first.confidence and lesson.seen_count == 2
     assert out["episode_id"] in lesson.source_ids  # both episodes are now its sources
-    assert "contradiction" in fake_llm.requests[1]["messages"][1]["content"] or "K1:" in \
-        fake_llm.requests[1]["messages"][1]["content"]
+    assert (
+        "contradiction" in fake_llm.requests[1]["messages"][1]["content"]
+        or "K1:" in fake_llm.requests[1]["messages"][1]["content"]
+    )
 
 
 def test_a_contradicting_lesson_competes_instead_of_overwriting(make_service, fake_llm):
     svc = make_service()
     old = "Always load CSV files with the default comma delimiter; sniffing is unreliable."
     new = "Sniff each CSV file's delimiter before loading instead of assuming commas."
-    fake_llm.script(draft("Load a CSV", [(old, 0.9, 0.8)]), draft("Load sales.csv", [(new, 0.9, 0.9)], contradicts="K1"))
+    fake_llm.script(
+        draft("Load a CSV", [(old, 0.9, 0.8)]), draft("Load sales.csv", [(new, 0.9, 0.9)], contradicts="K1")
+    )
     svc.reflect(NS, trajectory=CSV_TASK)
     svc.reflect(NS, trajectory=[dict(t, content=t["content"] + " (again)") for t in CSV_TASK])
     by_text = {m.content: m for m in _memories(svc, Kind.semantic)}
@@ -153,7 +177,9 @@ def test_recall_explain_shows_why_a_lesson_was_kept(make_service, fake_llm):
     svc = make_service()
     fake_llm.script(draft("Load sales.csv", [(CSV_LESSON, 0.9, 0.8)]))
     svc.reflect(NS, trajectory=CSV_TASK)
-    res = svc.recall(RecallQuery(namespace=NS, query="csv delimiter semicolons", kinds=[Kind.semantic], explain=True))
+    res = svc.recall(
+        RecallQuery(namespace=NS, query="csv delimiter semicolons", kinds=[Kind.semantic], explain=True)
+    )
     assert res.memories[0].metadata["reflection"]["scores"]["score"] >= 0.65
     assert json.dumps(res.memories[0].metadata["reflection"]["why"]) == '"it mattered"'
 
@@ -162,7 +188,9 @@ def test_usage_and_cost_of_a_priced_model_are_recorded_per_run_and_in_stats(make
     from hindsight_memory.llm import LLMClient
 
     svc = make_service()
-    svc.llm = LLMClient("openai/gpt-4o-mini", api_base=fake_llm.url, api_key="test-key")  # priced by litellm's map
+    svc.llm = LLMClient(
+        "openai/gpt-4o-mini", api_base=fake_llm.url, api_key="test-key"
+    )  # priced by litellm's map
     svc._reflector = None
     fake_llm.script(draft("Load sales.csv", [(CSV_LESSON, 0.9, 0.8)]))
     out = svc.reflect(NS, trajectory=CSV_TASK)

@@ -31,37 +31,62 @@ class Tenant:
     def env(self) -> dict[str, str]:
         """What terraform passes to the functions, plus the SDK's endpoint for the emulator."""
         return {
-            "AWS_ENDPOINT_URL": self.endpoint, "AWS_DEFAULT_REGION": "us-east-1",
-            "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-            "HINDSIGHT_TENANT": self.name, "HINDSIGHT_STORE_URI": f"s3://{self.bucket}/tables",
-            "HINDSIGHT_COLD_URI": f"s3://{self.bucket}/cold", "HINDSIGHT_S3_ENDPOINT": self.endpoint,
-            "HINDSIGHT_QUEUE": "sqs", "HINDSIGHT_STORE_QUEUE_URL": self.store_url,
-            "HINDSIGHT_REFLECT_QUEUE_URL": self.reflect_url, "HINDSIGHT_EMBEDDER": "hashing",
+            "AWS_ENDPOINT_URL": self.endpoint,
+            "AWS_DEFAULT_REGION": "us-east-1",
+            "AWS_ACCESS_KEY_ID": "test",
+            "AWS_SECRET_ACCESS_KEY": "test",
+            "HINDSIGHT_TENANT": self.name,
+            "HINDSIGHT_STORE_URI": f"s3://{self.bucket}/tables",
+            "HINDSIGHT_COLD_URI": f"s3://{self.bucket}/cold",
+            "HINDSIGHT_S3_ENDPOINT": self.endpoint,
+            "HINDSIGHT_QUEUE": "sqs",
+            "HINDSIGHT_STORE_QUEUE_URL": self.store_url,
+            "HINDSIGHT_REFLECT_QUEUE_URL": self.reflect_url,
+            "HINDSIGHT_EMBEDDER": "hashing",
         }
 
     def settings(self, **overrides) -> Settings:
-        return Settings(store_uri=f"s3://{self.bucket}/tables", cold_uri=f"s3://{self.bucket}/cold",
-                        s3_endpoint=self.endpoint, embedder="hashing", queue="sqs", store_queue_url=self.store_url,
-                        reflect_queue_url=self.reflect_url, tenant=self.name, **overrides)
+        return Settings(
+            store_uri=f"s3://{self.bucket}/tables",
+            cold_uri=f"s3://{self.bucket}/cold",
+            s3_endpoint=self.endpoint,
+            embedder="hashing",
+            queue="sqs",
+            store_queue_url=self.store_url,
+            reflect_queue_url=self.reflect_url,
+            tenant=self.name,
+            **overrides,
+        )
 
     def sqs(self):
-        return boto3.client("sqs", endpoint_url=self.endpoint, region_name="us-east-1",
-                            aws_access_key_id="test", aws_secret_access_key="test")
+        return boto3.client(
+            "sqs",
+            endpoint_url=self.endpoint,
+            region_name="us-east-1",
+            aws_access_key_id="test",
+            aws_secret_access_key="test",
+        )
 
 
 def make_tenant(endpoint: str, emulator: str) -> Tenant:
     name = f"t{uuid.uuid4().hex[:10]}"
-    kw = dict(endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test")
+    kw = dict(
+        endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test"
+    )
     s3, sqs = boto3.client("s3", **kw), boto3.client("sqs", **kw)
     bucket = f"hindsight-{name}"
     s3.create_bucket(Bucket=bucket)
     urls = {}
     for kind in ("store", "reflect"):
         dlq = sqs.create_queue(QueueName=f"hindsight-{name}-{kind}-dlq")["QueueUrl"]
-        dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"][
+            "QueueArn"
+        ]
         redrive = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(MAX_RECEIVE_COUNT)})
-        urls[kind] = sqs.create_queue(QueueName=f"hindsight-{name}-{kind}",
-                                      Attributes={"RedrivePolicy": redrive, "VisibilityTimeout": "60"})["QueueUrl"]
+        urls[kind] = sqs.create_queue(
+            QueueName=f"hindsight-{name}-{kind}",
+            Attributes={"RedrivePolicy": redrive, "VisibilityTimeout": "60"},
+        )["QueueUrl"]
         urls[f"{kind}-dlq"] = dlq
     return Tenant(endpoint, emulator, name, bucket, urls["store"], urls["store-dlq"], urls["reflect"])
 

@@ -20,13 +20,22 @@ def store_op(namespace: str, *texts: str, **fields) -> StoreOp:
     for text in texts:
         mc = MemoryCreate(content=text, occurred_at=now, **fields)
         key = idempotency_key(namespace, mc)
-        items.append(PreparedItem(**mc.model_dump(exclude={"content", "occurred_at"}), content=text, occurred_at=now,
-                                  stored_at=now, idem_key=key, id=memory_id(key)))
+        items.append(
+            PreparedItem(
+                **mc.model_dump(exclude={"content", "occurred_at"}),
+                content=text,
+                occurred_at=now,
+                stored_at=now,
+                idem_key=key,
+                id=memory_id(key),
+            )
+        )
     return StoreOp(namespace=namespace, items=items)
 
 
 def queue_counts(sqs, url: str) -> tuple[int, int]:
     """(visible, in flight) messages on a queue."""
-    a = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages",
-                                                               "ApproximateNumberOfMessagesNotVisible"])["Attributes"]
+    a = sqs.get_queue_attributes(
+        QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"]
+    )["Attributes"]
     return int(a["ApproximateNumberOfMessages"]), int(a["ApproximateNumberOfMessagesNotVisible"])

@@ -56,10 +56,17 @@ def test_the_entrypoint_hands_the_command_to_lambda_inside_lambda_and_to_our_rol
 def test_the_shell_switch_passes_the_command_through_unchanged(tmp_path):
     script = json.loads(dict(instructions())["ENTRYPOINT"])[2]
     fake = script.replace("/lambda-entrypoint.sh", "echo lambda").replace("python -m", "echo local")
-    for env, expected in [({"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001"}, "lambda functions.store.handler.handler"),
-                          ({}, "local hindsight_memory.serverless.entrypoint functions.store.handler.handler")]:
-        out = subprocess.run(["/bin/sh", "-c", fake, "--", "functions.store.handler.handler"], env=env,
-                             capture_output=True, text=True, check=True).stdout.strip()
+    for env, expected in [
+        ({"AWS_LAMBDA_RUNTIME_API": "127.0.0.1:9001"}, "lambda functions.store.handler.handler"),
+        ({}, "local hindsight_memory.serverless.entrypoint functions.store.handler.handler"),
+    ]:
+        out = subprocess.run(
+            ["/bin/sh", "-c", fake, "--", "functions.store.handler.handler"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         assert out == expected
 
 
@@ -71,14 +78,17 @@ def test_every_path_the_dockerfile_copies_exists():
                 assert (ROOT / src).exists(), src
 
 
-@pytest.mark.parametrize("command, role", [
-    (["functions.gateway.handler.handler"], ("gateway", None)),
-    (["functions.recall.handler.handler"], ("gateway", None)),
-    (["functions.store.handler.handler"], ("worker", "store")),
-    (["functions.reflect.handler.handler"], ("worker", "reflect")),
-    (["functions.compact.handler.handler"], ("run", "compact")),
-    (["run", "reflect"], ("run", "reflect")),
-])
+@pytest.mark.parametrize(
+    "command, role",
+    [
+        (["functions.gateway.handler.handler"], ("gateway", None)),
+        (["functions.recall.handler.handler"], ("gateway", None)),
+        (["functions.store.handler.handler"], ("worker", "store")),
+        (["functions.reflect.handler.handler"], ("worker", "reflect")),
+        (["functions.compact.handler.handler"], ("run", "compact")),
+        (["run", "reflect"], ("run", "reflect")),
+    ],
+)
 def test_outside_lambda_each_handler_command_selects_a_long_running_role(command, role):
     assert plan(command) == role
 
@@ -90,8 +100,10 @@ def test_an_unknown_command_is_refused_with_the_usage():
 
 def test_every_handler_named_by_the_image_or_terraform_imports_in_a_fresh_process(tmp_path):
     names = named_handlers() | {"store", "recall", "reflect", "compact"}
-    rows = measure_cold_starts(tuple(sorted(names)), env={"HINDSIGHT_EMBEDDER": "hashing",
-                                                          "HINDSIGHT_STORE_URI": str(tmp_path / "data")})
+    rows = measure_cold_starts(
+        tuple(sorted(names)),
+        env={"HINDSIGHT_EMBEDDER": "hashing", "HINDSIGHT_STORE_URI": str(tmp_path / "data")},
+    )
     failed = {r["function"]: r.get("error") for r in rows if not r["ok"]}
     assert not failed
     loaded = {r["function"]: set(r["loaded"]) for r in rows}

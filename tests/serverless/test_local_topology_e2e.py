@@ -45,8 +45,13 @@ def _wait_for(condition, timeout_s=60.0, what="condition"):
 def topology(any_emulator_tenant, monkeypatch, load_function):
     t = any_emulator_tenant
     token, record = create_token(t.name, ["*"], admin=True, name="e2e")
-    stack = TenantStack(t.endpoint, t.name, t.store_url, t.reflect_url,
-                        extra_env={"HINDSIGHT_TOKENS": json.dumps([record]), "HINDSIGHT_EMBEDDER": "hashing"})
+    stack = TenantStack(
+        t.endpoint,
+        t.name,
+        t.store_url,
+        t.reflect_url,
+        extra_env={"HINDSIGHT_TOKENS": json.dumps([record]), "HINDSIGHT_EMBEDDER": "hashing"},
+    )
     for k, v in stack.env().items():
         monkeypatch.setenv(k, v)
     topo = LocalTopology(stack, port=free_port(), window_s=0.2)
@@ -68,9 +73,21 @@ def _mcp(topo, token, *calls):
 def test_an_mcp_store_goes_through_sqs_and_the_store_function_to_s3_and_mcp_recall_returns_it(topology):
     topo, token, tenant = topology
 
-    stored, = _mcp(topo, token, ("memory_store", {"namespace": NS, "wait": True, "items": [
-        {"content": "The staging database lives in eu-central-1.", "kind": "semantic"}]}))
-    recalled, = _mcp(topo, token, ("memory_recall", {"namespace": NS, "query": "where is the staging database"}))
+    (stored,) = _mcp(
+        topo,
+        token,
+        (
+            "memory_store",
+            {
+                "namespace": NS,
+                "wait": True,
+                "items": [{"content": "The staging database lives in eu-central-1.", "kind": "semantic"}],
+            },
+        ),
+    )
+    (recalled,) = _mcp(
+        topo, token, ("memory_recall", {"namespace": NS, "query": "where is the staging database"})
+    )
 
     assert not stored.is_error and stored.structured_content["status"] == "committed"
     mid = stored.structured_content["ids"][0]
@@ -87,15 +104,38 @@ def test_a_task_end_trigger_on_the_reflect_queue_runs_the_reflect_function(topol
     topo, token, tenant = topology
     if not hasattr(MemoryService, "reflect"):
         pytest.skip("MISSING PART: reflection (MemoryService.reflect) is not in the tree yet")
-    _mcp(topo, token, ("memory_store", {"namespace": NS, "wait": True, "items": [
-        {"content": "Tried deploying with the old config; it failed on the missing secret.", "kind": "working",
-         "session_id": "s-1"},
-        {"content": "Added the secret and redeployed; the deploy succeeded.", "kind": "working", "session_id": "s-1"}]}))
+    _mcp(
+        topo,
+        token,
+        (
+            "memory_store",
+            {
+                "namespace": NS,
+                "wait": True,
+                "items": [
+                    {
+                        "content": "Tried deploying with the old config; it failed on the missing secret.",
+                        "kind": "working",
+                        "session_id": "s-1",
+                    },
+                    {
+                        "content": "Added the secret and redeployed; the deploy succeeded.",
+                        "kind": "working",
+                        "session_id": "s-1",
+                    },
+                ],
+            },
+        ),
+    )
 
-    tenant.sqs().send_message(QueueUrl=tenant.reflect_url, MessageBody=json.dumps(
-        {"trigger": "task_end", "namespace": NS, "session_id": "s-1"}))
+    tenant.sqs().send_message(
+        QueueUrl=tenant.reflect_url,
+        MessageBody=json.dumps({"trigger": "task_end", "namespace": NS, "session_id": "s-1"}),
+    )
 
-    evt, resp = _wait_for(lambda: next(iter(topo.calls["reflect"]), None), what="the reflect function to be invoked")
+    evt, resp = _wait_for(
+        lambda: next(iter(topo.calls["reflect"]), None), what="the reflect function to be invoked"
+    )
     assert evt["Records"][0]["eventSourceARN"].endswith(f"hindsight-{tenant.name}-reflect")
     assert json.loads(evt["Records"][0]["body"])["session_id"] == "s-1"
     assert resp == {"batchItemFailures": []}
@@ -105,10 +145,14 @@ def test_a_scheduled_compaction_runs_the_compact_function(topology):
     topo, token, tenant = topology
     if not hasattr(MemoryService, "compact"):
         pytest.skip("MISSING PART: lifecycle compaction (MemoryService.compact) is not in the tree yet")
-    _mcp(topo, token, ("memory_store", {"namespace": NS, "wait": True, "items": [{"content": "A fact to keep."}]}))
+    _mcp(
+        topo,
+        token,
+        ("memory_store", {"namespace": NS, "wait": True, "items": [{"content": "A fact to keep."}]}),
+    )
 
     out = topo.runner.fire("compact")
 
     assert out["task"] == "compact"
-    recalled, = _mcp(topo, token, ("memory_recall", {"namespace": NS, "query": "fact to keep"}))
+    (recalled,) = _mcp(topo, token, ("memory_recall", {"namespace": NS, "query": "fact to keep"}))
     assert recalled.structured_content["memories"]

@@ -17,8 +17,10 @@ def secrets(s3_endpoint):
 
 def test_the_secret_supplies_tokens_and_provider_keys(secrets, monkeypatch):
     record = {"hash": "ab" * 32, "tenant": "acme", "namespaces": ["alice/*"], "admin": False}
-    arn = secrets.create_secret(Name="hindsight/acme/config-1", SecretString=json.dumps(
-        {"tokens": [record], "env": {"HINDSIGHT_TEST_PROVIDER_KEY": "sk-test"}}))["ARN"]
+    arn = secrets.create_secret(
+        Name="hindsight/acme/config-1",
+        SecretString=json.dumps({"tokens": [record], "env": {"HINDSIGHT_TEST_PROVIDER_KEY": "sk-test"}}),
+    )["ARN"]
     monkeypatch.setenv("HINDSIGHT_SECRET_ARN", arn)
     monkeypatch.delenv("HINDSIGHT_TEST_PROVIDER_KEY", raising=False)
     settings = load_settings(client=secrets)

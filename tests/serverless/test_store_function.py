@@ -93,7 +93,7 @@ def test_when_the_writer_fails_mid_batch_only_those_messages_return_and_are_retr
     assert runner.poll_once(src) == 5
 
     # THEN only that message is reported, the other four are committed, and it waits on the queue
-    (evt, resp), = handler.calls
+    ((evt, resp),) = handler.calls
     bad = [r["messageId"] for r in evt["Records"] if "kaboom" in r["body"]]
     assert resp == {"batchItemFailures": [{"itemIdentifier": bad[0]}]}
     assert consumer.writer.store.count(NS) == 4
@@ -111,7 +111,9 @@ def test_a_failed_group_commit_is_retried_message_by_message_and_loses_nothing(t
     from hindsight_memory.embed.hashing import HashingEmbedder
 
     faulty: list[CommitFailingStore] = []
-    consumer = _consumer(tenant, HashingEmbedder(256), lambda s: faulty.append(CommitFailingStore(s, 1)) or faulty[0])
+    consumer = _consumer(
+        tenant, HashingEmbedder(256), lambda s: faulty.append(CommitFailingStore(s, 1)) or faulty[0]
+    )
     queue = SqsQueue(tenant.store_url, tenant.sqs())
     for i in range(4):
         queue.submit(store_op(NS, f"fact number {i}"))
@@ -129,7 +131,9 @@ def test_an_object_store_outage_returns_the_whole_batch_which_commits_after_reco
     from hindsight_memory.embed.hashing import HashingEmbedder
 
     faulty: list[CommitFailingStore] = []
-    consumer = _consumer(tenant, HashingEmbedder(256), lambda s: faulty.append(CommitFailingStore(s, 10**6)) or faulty[0])
+    consumer = _consumer(
+        tenant, HashingEmbedder(256), lambda s: faulty.append(CommitFailingStore(s, 10**6)) or faulty[0]
+    )
     queue = SqsQueue(tenant.store_url, tenant.sqs())
     for i in range(3):
         queue.submit(store_op(NS, f"fact number {i}"))

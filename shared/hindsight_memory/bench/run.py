@@ -14,21 +14,57 @@ def _write_section(res: dict) -> str:
     return table(
         "store: acknowledged latency and committed throughput",
         ["embedder", "items", "ack p50 ms", "ack p99 ms", "embed raw/s", "committed/s", "committed/raw"],
-        [[res["embedder"], res["items"], a["p50_ms"], a["p99_ms"], res["embed_raw_per_s"], res["committed_per_s"],
-          f"{res['ratio']:.0%}"]],
+        [
+            [
+                res["embedder"],
+                res["items"],
+                a["p50_ms"],
+                a["p99_ms"],
+                res["embed_raw_per_s"],
+                res["committed_per_s"],
+                f"{res['ratio']:.0%}",
+            ]
+        ],
     )
 
 
 def _recall_section(results: list[dict]) -> str:
     rows = []
     for r in results:
-        rows.append([r["size"], r["index_build_s"], r["core"]["p50_ms"], r["core"]["p95_ms"], r["core"]["p99_ms"],
-                     r["e2e"]["p50_ms"], r["e2e"]["p95_ms"], r["e2e"]["p99_ms"], r["exact_numpy"]["p50_ms"],
-                     f"{r['core_vs_exact']:.1f}x", r["query_embed"]["p50_ms"], r["rss_mb"]])
+        rows.append(
+            [
+                r["size"],
+                r["index_build_s"],
+                r["core"]["p50_ms"],
+                r["core"]["p95_ms"],
+                r["core"]["p99_ms"],
+                r["e2e"]["p50_ms"],
+                r["e2e"]["p95_ms"],
+                r["e2e"]["p99_ms"],
+                r["exact_numpy"]["p50_ms"],
+                f"{r['core_vs_exact']:.1f}x",
+                r["query_embed"]["p50_ms"],
+                r["rss_mb"],
+            ]
+        )
     return table(
         "recall latency (ms; core = LanceDB vector + BM25 with filters; e2e = query embedding + both channels + scoring)",
-        ["memories", "index s", "core p50", "core p95", "core p99", "e2e p50", "e2e p95", "e2e p99",
-         "numpy p50", "core/numpy", "q-embed p50", "peak RSS MB"], rows)
+        [
+            "memories",
+            "index s",
+            "core p50",
+            "core p95",
+            "core p99",
+            "e2e p50",
+            "e2e p95",
+            "e2e p99",
+            "numpy p50",
+            "core/numpy",
+            "q-embed p50",
+            "peak RSS MB",
+        ],
+        rows,
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -83,14 +119,30 @@ def _fragmentation(n_commits: int) -> tuple[str, dict]:
     from ..config import Settings
     from ..lifecycle.bench import bench_fragmentation
 
-    res = bench_fragmentation(Settings(store_uri=tempfile.mkdtemp(prefix="hs-frag-"), embedder="hashing"),
-                              n_commits=n_commits)
-    rows = [["fragmented", res["recall_ms_before"]["p50"], res["recall_ms_before"]["p99"], res["fragments_before"],
-             f"{res['write_s']} s to write"],
-            ["after compact", res["recall_ms_after"]["p50"], res["recall_ms_after"]["p99"], res["fragments_after"],
-             f"{res['compact_s']} s to compact; same results: {res['same_results']}"]]
-    return table(f"recall on a table fragmented by {n_commits:,} single-item commits, before and after compact",
-                 ["state", "p50 ms", "p99 ms", "fragments", "note"], rows), res
+    res = bench_fragmentation(
+        Settings(store_uri=tempfile.mkdtemp(prefix="hs-frag-"), embedder="hashing"), n_commits=n_commits
+    )
+    rows = [
+        [
+            "fragmented",
+            res["recall_ms_before"]["p50"],
+            res["recall_ms_before"]["p99"],
+            res["fragments_before"],
+            f"{res['write_s']} s to write",
+        ],
+        [
+            "after compact",
+            res["recall_ms_after"]["p50"],
+            res["recall_ms_after"]["p99"],
+            res["fragments_after"],
+            f"{res['compact_s']} s to compact; same results: {res['same_results']}",
+        ],
+    ]
+    return table(
+        f"recall on a table fragmented by {n_commits:,} single-item commits, before and after compact",
+        ["state", "p50 ms", "p99 ms", "fragments", "note"],
+        rows,
+    ), res
 
 
 def _cold_start() -> tuple[str, list]:
@@ -98,8 +150,14 @@ def _cold_start() -> tuple[str, list]:
 
     rows = measure_cold_starts()
     keys = list(rows[0]) if rows else []
-    return table("cold start per function (fresh process: import + init)", keys, [[r[k] for k in keys] for r in rows]), rows
+    return table(
+        "cold start per function (fresh process: import + init)", keys, [[r[k] for k in keys] for r in rows]
+    ), rows
 
 
 if __name__ == "__main__":
-    sys.exit(main(argparse.Namespace(quick=True, sizes="", million=False, quality="small", embedder=None, out=None)))
+    sys.exit(
+        main(
+            argparse.Namespace(quick=True, sizes="", million=False, quality="small", embedder=None, out=None)
+        )
+    )

@@ -9,8 +9,12 @@ import numpy as np
 
 def percentiles(samples_s: list[float]) -> dict[str, float]:
     a = np.array(samples_s) * 1000.0
-    return {"p50_ms": float(np.percentile(a, 50)), "p95_ms": float(np.percentile(a, 95)),
-            "p99_ms": float(np.percentile(a, 99)), "n": len(a)}
+    return {
+        "p50_ms": float(np.percentile(a, 50)),
+        "p95_ms": float(np.percentile(a, 95)),
+        "p99_ms": float(np.percentile(a, 99)),
+        "n": len(a),
+    }
 
 
 def timed(fn: Callable[[], object], repeat: int) -> list[float]:
@@ -32,7 +36,10 @@ def table(title: str, header: list[str], rows: list[list[object]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(header)]
     line = "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))
     out = [title, line, "-" * len(line)]
-    out += ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))) for r in cells]
+    out += [
+        "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+        for r in cells
+    ]
     return "\n".join(out)
 
 

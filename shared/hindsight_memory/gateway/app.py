@@ -48,7 +48,9 @@ def transport_security(settings: Settings) -> TransportSecuritySettings:
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=[*hosts, *(f"{h}:*" for h in hosts)],
-        allowed_origins=[f"{scheme}://{h}{port}" for h in hosts for scheme in ("http", "https") for port in ("", ":*")],
+        allowed_origins=[
+            f"{scheme}://{h}{port}" for h in hosts for scheme in ("http", "https") for port in ("", ":*")
+        ],
     )
 
 
@@ -73,8 +75,12 @@ class McpEndpoint:
             return
         self._loop, self._ready, self._stop = loop, loop.create_future(), asyncio.Event()
         # Each manager runs only once: build a fresh one for this loop.
-        self.mcp.streamable_http_app(json_response=True, stateless_http=True, transport_security=self.security,
-                                     max_request_body_size=self.max_body)
+        self.mcp.streamable_http_app(
+            json_response=True,
+            stateless_http=True,
+            transport_security=self.security,
+            max_request_body_size=self.max_body,
+        )
         manager, ready, stop = self.mcp.session_manager, self._ready, self._stop
 
         async def run() -> None:
@@ -101,8 +107,9 @@ class McpEndpoint:
         await self.mcp.session_manager.handle_request(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None, *, serverless: bool = False,
-               tenants: TenantRegistry | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, serverless: bool = False, tenants: TenantRegistry | None = None
+) -> FastAPI:
     """Build the gateway. `serverless`: one tenant per stack, tokens mandatory.
 
     Raises:
@@ -111,8 +118,10 @@ def create_app(settings: Settings | None = None, *, serverless: bool = False,
     settings = settings or Settings()
     tokens = TokenRegistry(settings.tokens, local_tenant=settings.tenant)
     if not tokens.enabled and (serverless or not is_loopback(settings.host)):
-        raise InsecureConfig(f"refusing to serve on {settings.host!r} without tokens: set HINDSIGHT_TOKENS "
-                             "(create one with `hindsight token create`) or bind to 127.0.0.1")
+        raise InsecureConfig(
+            f"refusing to serve on {settings.host!r} without tokens: set HINDSIGHT_TOKENS "
+            "(create one with `hindsight token create`) or bind to 127.0.0.1"
+        )
     # Without tokens there is one local tenant, whose tables are store_uri itself (as the CLI reads them).
     tenants = tenants or TenantRegistry(settings, single_tenant=serverless or not tokens.enabled)
     ops = Operations(tenants)
@@ -127,8 +136,12 @@ def create_app(settings: Settings | None = None, *, serverless: bool = False,
         await endpoint.stop()
         await anyio.to_thread.run_sync(tenants.close)
 
-    app = FastAPI(title="hindsight", version="0.1.0", lifespan=lifespan,
-                  description="Memory for LLM agents. MCP (Streamable HTTP) at /mcp; this REST API mirrors its tools.")
+    app = FastAPI(
+        title="hindsight",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Memory for LLM agents. MCP (Streamable HTTP) at /mcp; this REST API mirrors its tools.",
+    )
     app.state.settings, app.state.ops, app.state.metrics, app.state.mcp = settings, ops, metrics, mcp
     app.include_router(build_router(ops))
     app.router.routes.append(Route("/mcp", endpoint=endpoint))
@@ -161,8 +174,9 @@ def create_app(settings: Settings | None = None, *, serverless: bool = False,
         body = await anyio.to_thread.run_sync(metrics.render)
         return Response(body, media_type=CONTENT_TYPE)
 
-    app.add_middleware(GatewayMiddleware, tokens=tokens, security=security, metrics=metrics,
-                       max_body=settings.max_body_bytes)
+    app.add_middleware(
+        GatewayMiddleware, tokens=tokens, security=security, metrics=metrics, max_body=settings.max_body_bytes
+    )
     return app
 
 

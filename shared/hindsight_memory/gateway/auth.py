@@ -21,7 +21,9 @@ def validate_tenant(tenant: str) -> str:
         InvalidInput: not 1-40 lowercase letters, digits or '-'.
     """
     if not isinstance(tenant, str) or not TENANT_RE.fullmatch(tenant):
-        raise InvalidInput("tenant must be 1-40 lowercase letters, digits or '-', starting with a letter or digit")
+        raise InvalidInput(
+            "tenant must be 1-40 lowercase letters, digits or '-', starting with a letter or digit"
+        )
     return tenant
 
 
@@ -92,9 +94,12 @@ class TokenRegistry:
             digest = str(raw["hash"]).lower()
             if not re.fullmatch(r"[0-9a-f]{64}", digest):
                 raise InvalidInput("token hash must be 64 hex characters (sha256)")
-            principal = Principal(tenant=validate_tenant(raw.get("tenant", "default")),
-                                  namespaces=tuple(_parse_scope(s) for s in raw.get("namespaces", [])),
-                                  admin=bool(raw.get("admin", False)), name=str(raw.get("name", "")))
+            principal = Principal(
+                tenant=validate_tenant(raw.get("tenant", "default")),
+                namespaces=tuple(_parse_scope(s) for s in raw.get("namespaces", [])),
+                admin=bool(raw.get("admin", False)),
+                name=str(raw.get("name", "")),
+            )
             self._records.append(_Record(bytes.fromhex(digest), principal))
 
     @property
@@ -130,8 +135,13 @@ def create_token(tenant: str, namespaces: list[str], admin: bool = False, name: 
         raise InvalidInput("give at least one namespace scope (exact, 'prefix/*' or '*')")
     scopes = [_parse_scope(s) for s in namespaces]
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    record = {"hash": hash_token(token), "tenant": tenant, "namespaces": scopes, "admin": admin,
-              "name": name or f"{tenant}-{secrets.token_hex(3)}"}
+    record = {
+        "hash": hash_token(token),
+        "tenant": tenant,
+        "namespaces": scopes,
+        "admin": admin,
+        "name": name or f"{tenant}-{secrets.token_hex(3)}",
+    }
     return token, record
 
 

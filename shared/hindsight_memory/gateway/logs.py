@@ -18,8 +18,13 @@ def new_request_id(incoming: str | None) -> str:
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        out = {"ts": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"), "level": record.levelname,
-               "logger": record.name, "msg": record.getMessage(), "request_id": request_id.get()}
+        out = {
+            "ts": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+            "request_id": request_id.get(),
+        }
         # Set when the record was created (RequestIdFilter or the access log), which may be another context.
         out.update({k: v for k, v in vars(record).items() if k not in _STD and not k.startswith("_")})
         if record.exc_info:

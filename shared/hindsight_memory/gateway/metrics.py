@@ -19,22 +19,33 @@ class _ServiceCollector(Collector):
         self.ops = ops
 
     def collect(self) -> Iterator[Metric]:
-        mem = GaugeMetricFamily("hindsight_memories", "Memories by kind and status",
-                                labels=["tenant", "kind", "status"])
-        depth = GaugeMetricFamily("hindsight_queue_depth", "Write operations waiting for the writer", labels=["tenant"])
+        mem = GaugeMetricFamily(
+            "hindsight_memories", "Memories by kind and status", labels=["tenant", "kind", "status"]
+        )
+        depth = GaugeMetricFamily(
+            "hindsight_queue_depth", "Write operations waiting for the writer", labels=["tenant"]
+        )
         recalls = CounterMetricFamily("hindsight_recalls", "Recall calls", labels=["tenant"])
         hits = CounterMetricFamily("hindsight_recall_hits", "Recalls that found something", labels=["tenant"])
-        hit_rate = GaugeMetricFamily("hindsight_recall_hit_rate", "Share of recalls that found something",
-                                     labels=["tenant"])
+        hit_rate = GaugeMetricFamily(
+            "hindsight_recall_hit_rate", "Share of recalls that found something", labels=["tenant"]
+        )
         stored = CounterMetricFamily("hindsight_stored", "Memories stored", labels=["tenant"])
-        dedup = CounterMetricFamily("hindsight_deduplicated", "Stores merged into an existing memory", labels=["tenant"])
-        sup = CounterMetricFamily("hindsight_superseded", "Stores that superseded an older fact", labels=["tenant"])
-        sup_ratio = GaugeMetricFamily("hindsight_supersede_ratio", "Superseded / stored (conflict rate)",
-                                      labels=["tenant"])
-        feedback = CounterMetricFamily("hindsight_feedback", "Feedback on recalled memories",
-                                       labels=["tenant", "verdict"])
-        reuse = GaugeMetricFamily("hindsight_reuse_rate", "Share of feedback saying a recalled memory helped",
-                                  labels=["tenant"])
+        dedup = CounterMetricFamily(
+            "hindsight_deduplicated", "Stores merged into an existing memory", labels=["tenant"]
+        )
+        sup = CounterMetricFamily(
+            "hindsight_superseded", "Stores that superseded an older fact", labels=["tenant"]
+        )
+        sup_ratio = GaugeMetricFamily(
+            "hindsight_supersede_ratio", "Superseded / stored (conflict rate)", labels=["tenant"]
+        )
+        feedback = CounterMetricFamily(
+            "hindsight_feedback", "Feedback on recalled memories", labels=["tenant", "verdict"]
+        )
+        reuse = GaugeMetricFamily(
+            "hindsight_reuse_rate", "Share of feedback saying a recalled memory helped", labels=["tenant"]
+        )
         for tenant, svc in self.ops.tenants.loaded().items():
             c = svc.counters
             recalls.add_metric([tenant], c.recalls)
@@ -68,12 +79,18 @@ class Metrics:
 
     def __init__(self, ops: Operations) -> None:
         self.registry = CollectorRegistry()
-        self.requests = Counter("hindsight_http_requests", "HTTP requests", ["route", "status"],
-                                registry=self.registry)
-        self.latency = Histogram("hindsight_http_request_seconds", "HTTP request latency", ["route"],
-                                 registry=self.registry)
-        self.tool_calls = Counter("hindsight_tool_calls", "MCP tool calls", ["tool", "outcome"], registry=self.registry)
-        self.tool_latency = Histogram("hindsight_tool_seconds", "MCP tool latency", ["tool"], registry=self.registry)
+        self.requests = Counter(
+            "hindsight_http_requests", "HTTP requests", ["route", "status"], registry=self.registry
+        )
+        self.latency = Histogram(
+            "hindsight_http_request_seconds", "HTTP request latency", ["route"], registry=self.registry
+        )
+        self.tool_calls = Counter(
+            "hindsight_tool_calls", "MCP tool calls", ["tool", "outcome"], registry=self.registry
+        )
+        self.tool_latency = Histogram(
+            "hindsight_tool_seconds", "MCP tool latency", ["tool"], registry=self.registry
+        )
         self.registry.register(_ServiceCollector(ops))
 
     def observe_request(self, route: str, status: int, seconds: float) -> None:

@@ -17,8 +17,18 @@ from .metrics import Metrics
 
 log = logging.getLogger("hindsight.access")
 PROTECTED = ("/mcp", "/v1/")
-ROUTES = {"/mcp", "/health", "/metrics", "/docs", "/openapi.json", "/v1/memories/store", "/v1/memories/recall",
-          "/v1/memories/forget", "/v1/memories/feedback", "/v1/stats"}
+ROUTES = {
+    "/mcp",
+    "/health",
+    "/metrics",
+    "/docs",
+    "/openapi.json",
+    "/v1/memories/store",
+    "/v1/memories/recall",
+    "/v1/memories/forget",
+    "/v1/memories/feedback",
+    "/v1/stats",
+}
 
 
 def error_body(code: str, message: str) -> dict:
@@ -26,8 +36,15 @@ def error_body(code: str, message: str) -> dict:
 
 
 class GatewayMiddleware:
-    def __init__(self, app: ASGIApp, *, tokens: TokenRegistry, security: TransportSecuritySettings,
-                 metrics: Metrics, max_body: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        tokens: TokenRegistry,
+        security: TransportSecuritySettings,
+        metrics: Metrics,
+        max_body: int,
+    ) -> None:
         self.app, self.tokens, self.metrics, self.max_body = app, tokens, metrics, max_body
         self.security = TransportSecurityMiddleware(security)
 
@@ -71,9 +88,18 @@ class GatewayMiddleware:
             elapsed = time.perf_counter() - start
             route = path if path in ROUTES else "other"
             self.metrics.observe_request(route, status, elapsed)
-            log.info("request", extra={"request_id": rid, "method": scope.get("method"), "route": route, "status": status,
-                                       "ms": round(elapsed * 1000, 1), "tenant": who.tenant if who else None,
-                                       "token": who.name if who else None})
+            log.info(
+                "request",
+                extra={
+                    "request_id": rid,
+                    "method": scope.get("method"),
+                    "route": route,
+                    "status": status,
+                    "ms": round(elapsed * 1000, 1),
+                    "tenant": who.tenant if who else None,
+                    "token": who.name if who else None,
+                },
+            )
             request_id.reset(rid_token)
 
     def _check_headers(self, headers: Headers) -> tuple[int, str, str] | None:
@@ -86,7 +112,9 @@ class GatewayMiddleware:
             return 403, "invalid_origin", "Origin not allowed"
         return None
 
-    async def _read_body(self, headers: Headers, receive: Receive) -> tuple[bytes, tuple[int, str, str] | None]:
+    async def _read_body(
+        self, headers: Headers, receive: Receive
+    ) -> tuple[bytes, tuple[int, str, str] | None]:
         """Buffer the body (bounded by max_body) so oversize requests are refused before any parsing."""
         too_big = (413, "limit_exceeded", f"request body larger than {self.max_body} bytes")
         declared = headers.get("content-length")

@@ -12,8 +12,13 @@ from .auth import validate_tenant
 class TenantRegistry:
     """Builds one MemoryService per tenant on first use and keeps it for the life of the process."""
 
-    def __init__(self, settings: Settings, *, single_tenant: bool = False,
-                 factory: Callable[[Settings], MemoryService] = build_service) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        single_tenant: bool = False,
+        factory: Callable[[Settings], MemoryService] = build_service,
+    ) -> None:
         self.settings = settings
         # Serverless: one stack per tenant, so a token of any other tenant is refused outright.
         self.single_tenant = single_tenant
@@ -39,8 +44,9 @@ class TenantRegistry:
         with self._lock:
             svc = self._services.get(tenant)
             if svc is None:
-                svc = self._factory(self.settings.model_copy(update={"tenant": tenant,
-                                                                     "store_uri": self.store_uri(tenant)}))
+                svc = self._factory(
+                    self.settings.model_copy(update={"tenant": tenant, "store_uri": self.store_uri(tenant)})
+                )
                 self._services[tenant] = svc
             return svc
 

@@ -22,8 +22,15 @@ HISTORY_OF = "_history_of"  # metadata key of a history summary: the slot it sum
 MIN_CHANGES = 2  # summarise once a value has been replaced at least this many times
 
 
-def compact(svc: Any, namespace: str | None = None, *, max_seconds: float | None = None, max_rows: int | None = None,
-            now: datetime | None = None, upkeep: bool = True) -> dict:
+def compact(
+    svc: Any,
+    namespace: str | None = None,
+    *,
+    max_seconds: float | None = None,
+    max_rows: int | None = None,
+    now: datetime | None = None,
+    upkeep: bool = True,
+) -> dict:
     """One bounded run over one namespace or all of them; `done` is False when the budget ran out first."""
     s = svc.settings
     deadline = time.monotonic() + (max_seconds if max_seconds is not None else s.compact_max_seconds)
@@ -31,7 +38,9 @@ def compact(svc: Any, namespace: str | None = None, *, max_seconds: float | None
     now = now or utcnow()
     store = svc.store
     cursor = json.loads(store.catalog().get(CURSOR, "{}")) if namespace is None else {}
-    namespaces = [namespace] if namespace else [n for n in store.namespaces() if n >= cursor.get("namespace", "")]
+    namespaces = (
+        [namespace] if namespace else [n for n in store.namespaces() if n >= cursor.get("namespace", "")]
+    )
     report: dict[str, Any] = defaultdict(int)
     report["done"] = True
     for ns in namespaces:
@@ -52,15 +61,21 @@ def compact(svc: Any, namespace: str | None = None, *, max_seconds: float | None
     report["cursor"] = cursor
     if upkeep and time.monotonic() < deadline:
         retention = timedelta(hours=s.version_retention_hours)
-        report["upkeep"] = svc._run(UpkeepOp(retention_hours=s.version_retention_hours,
-                                             scalar_min_rows=s.scalar_index_min_rows,
-                                             vector_min_rows=s.vector_index_min_rows), timeout_s=3600) or {"queued": True}
+        report["upkeep"] = svc._run(
+            UpkeepOp(
+                retention_hours=s.version_retention_hours,
+                scalar_min_rows=s.scalar_index_min_rows,
+                vector_min_rows=s.vector_index_min_rows,
+            ),
+            timeout_s=3600,
+        ) or {"queued": True}
         report["dropped_tables"] = drop_retired(store, retention)
     return dict(report)
 
 
-def _namespace(svc: Any, ns: str, after: str, budget: int, deadline: float, now: datetime,
-               report: dict) -> tuple[str | None, int]:
+def _namespace(
+    svc: Any, ns: str, after: str, budget: int, deadline: float, now: datetime, report: dict
+) -> tuple[str | None, int]:
     """Process memories of `ns` with ids after `after`, in id order; returns (last id if stopped early, rows used)."""
     store, s = svc.store, svc.settings
     mems = sorted((m for page in store.scan(ns) for m, _ in page if m.id > after), key=lambda m: m.id)
@@ -104,8 +119,16 @@ def _merge_duplicates(svc: Any, ns: str, mems: list[Memory], now: datetime) -> i
     for m, hits in zip(cands, near, strict=True):
         if m.id in taken:
             continue
-        group = [m] + [o for o, cos, _ in hits if o.id != m.id and o.id not in taken and cos >= threshold
-                       and o.kind == m.kind and not o.supersedes and value_tokens(o.content) == value_tokens(m.content)]
+        group = [m] + [
+            o
+            for o, cos, _ in hits
+            if o.id != m.id
+            and o.id not in taken
+            and cos >= threshold
+            and o.kind == m.kind
+            and not o.supersedes
+            and value_tokens(o.content) == value_tokens(m.content)
+        ]
         if len(group) < 2:
             continue
         keep = min(group, key=lambda g: (g.stored_at, g.id))
@@ -123,7 +146,12 @@ def _summarise_histories(svc: Any, ns: str, mems: list[Memory]) -> int:
     by_id = {m.id: m for m in mems}
     items = []
     for cur in mems:
-        if cur.status != Status.active or not cur.slot or HISTORY_OF in cur.metadata or cur.kind == Kind.working:
+        if (
+            cur.status != Status.active
+            or not cur.slot
+            or HISTORY_OF in cur.metadata
+            or cur.kind == Kind.working
+        ):
             continue
         chain = [cur]
         while chain[-1].supersedes and chain[-1].supersedes in by_id and len(chain) < 50:
@@ -132,11 +160,21 @@ def _summarise_histories(svc: Any, ns: str, mems: list[Memory]) -> int:
             continue
         chain.reverse()
         values = " → ".join(f"{m.content} ({m.occurred_at:%Y-%m-%d})" for m in chain)
-        items.append(MemoryCreate(
-            content=f"{cur.slot} changed {len(chain) - 1} times, now: {cur.content}. History: {values}",
-            kind=Kind.semantic, source=Source.reflection, slot=f"{cur.slot} history", occurred_at=cur.occurred_at,
-            entities=cur.entities, tags=cur.tags, importance=cur.importance, confidence=cur.confidence,
-            source_ids=[m.id for m in chain], metadata={HISTORY_OF: key(cur.slot)}))
+        items.append(
+            MemoryCreate(
+                content=f"{cur.slot} changed {len(chain) - 1} times, now: {cur.content}. History: {values}",
+                kind=Kind.semantic,
+                source=Source.reflection,
+                slot=f"{cur.slot} history",
+                occurred_at=cur.occurred_at,
+                entities=cur.entities,
+                tags=cur.tags,
+                importance=cur.importance,
+                confidence=cur.confidence,
+                source_ids=[m.id for m in chain],
+                metadata={HISTORY_OF: key(cur.slot)},
+            )
+        )
     if items:
         svc.store_memories(StoreRequest(namespace=ns, items=items, wait=True))
     return len(items)

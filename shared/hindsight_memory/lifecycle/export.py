@@ -34,8 +34,15 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
     """Header, then every memory (hot, warm and cold), then every event of `namespace` (None: all)."""
     if namespace is not None:
         validate_namespace(namespace)
-    yield {"type": "header", "format": FORMAT, "version": VERSION, "embed_model": store.model_id, "dim": store.dim,
-           "namespace": namespace, "exported_at": utcnow().isoformat()}
+    yield {
+        "type": "header",
+        "format": FORMAT,
+        "version": VERSION,
+        "embed_model": store.model_id,
+        "dim": store.dim,
+        "namespace": namespace,
+        "exported_at": utcnow().isoformat(),
+    }
     for table in (MEMORIES, COLD):
         for page in store.scan(namespace, table, with_vectors=vectors):
             for m, v in page:
@@ -45,11 +52,20 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
                 yield rec
     for page in store.scan_events(namespace):
         for e in page:
-            yield {"type": "event", "event": {k: v.isoformat() if isinstance(v, datetime) else v for k, v in e.items()}}
+            yield {
+                "type": "event",
+                "event": {k: v.isoformat() if isinstance(v, datetime) else v for k, v in e.items()},
+            }
 
 
-def import_records(svc: Any, namespace: str | None, records: Iterable[dict], *, confidence: float | None = None,
-                   on_record: Any = None) -> dict:
+def import_records(
+    svc: Any,
+    namespace: str | None,
+    records: Iterable[dict],
+    *,
+    confidence: float | None = None,
+    on_record: Any = None,
+) -> dict:
     """Import exported records (into their own namespace, or all into `namespace`) and seeds (need `namespace`).
 
     Raises:
@@ -103,14 +119,20 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
             validate_namespace(m.namespace)
             if namespace and m.namespace != namespace:
                 m = _moved(m, namespace)
-            return "memory", ImportedMemory(memory=m.model_dump(mode="json"), table=rec.get("table", MEMORIES),
-                                            vector=rec.get("vector"))
+            return "memory", ImportedMemory(
+                memory=m.model_dump(mode="json"), table=rec.get("table", MEMORIES), vector=rec.get("vector")
+            )
         if kind == "event":
             e = dict(rec["event"])
             validate_namespace(e["namespace"])
             if namespace and e["namespace"] != namespace:
-                e.update(namespace=namespace, id=_moved_id(namespace, e["id"]),
-                         memory_id=_moved_id(namespace, e["memory_id"]) if e.get("memory_id") else e.get("memory_id"))
+                e.update(
+                    namespace=namespace,
+                    id=_moved_id(namespace, e["id"]),
+                    memory_id=_moved_id(namespace, e["memory_id"])
+                    if e.get("memory_id")
+                    else e.get("memory_id"),
+                )
             return "event", e
         if kind is None and "content" in rec:
             if namespace is None:
@@ -134,9 +156,16 @@ def _moved(m: Memory, namespace: str) -> Memory:
     meta = dict(m.metadata)
     if MERGED_FROM in meta:
         meta[MERGED_FROM] = [mv(i) for i in meta[MERGED_FROM]]
-    return m.model_copy(update={"namespace": namespace, "id": mv(m.id), "supersedes": mv(m.supersedes),
-                                "superseded_by": mv(m.superseded_by), "source_ids": [mv(i) for i in m.source_ids],
-                                "metadata": meta})
+    return m.model_copy(
+        update={
+            "namespace": namespace,
+            "id": mv(m.id),
+            "supersedes": mv(m.supersedes),
+            "superseded_by": mv(m.superseded_by),
+            "source_ids": [mv(i) for i in m.source_ids],
+            "metadata": meta,
+        }
+    )
 
 
 def _flush(svc: Any, mems: dict, events: dict, summary: dict) -> None:
@@ -159,8 +188,9 @@ def _store_seeds(svc: Any, namespace: str | None, seeds: list[MemoryCreate], sum
 
 
 # ---------------------------------------------------------------------- files (called by the CLI)
-def export_jsonl(svc: Any, namespace: str | None, path: str | Path, *, progress: bool = True,
-                 vectors: bool = True) -> dict:
+def export_jsonl(
+    svc: Any, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
+) -> dict:
     """Write an export file; returns a summary (counts per record type, bytes)."""
     from tqdm import tqdm
 
@@ -172,8 +202,13 @@ def export_jsonl(svc: Any, namespace: str | None, path: str | Path, *, progress:
             key = "archived" if rec.get("table") == COLD else rec["type"] + "s"
             counts[key] += 1
             bar.update()
-    return {"path": str(path), "bytes": path.stat().st_size, "memories": counts["memorys"],
-            "archived": counts["archived"], "events": counts["events"]}
+    return {
+        "path": str(path),
+        "bytes": path.stat().st_size,
+        "memories": counts["memorys"],
+        "archived": counts["archived"],
+        "events": counts["events"],
+    }
 
 
 def _lines(path: Path) -> Iterator[dict]:
@@ -186,8 +221,14 @@ def _lines(path: Path) -> Iterator[dict]:
                     raise InvalidInput(f"line {n}: not JSON ({exc.msg})") from exc
 
 
-def import_jsonl(svc: Any, path: str | Path, namespace: str | None = None, *, confidence: float | None = None,
-                 progress: bool = True) -> dict:
+def import_jsonl(
+    svc: Any,
+    path: str | Path,
+    namespace: str | None = None,
+    *,
+    confidence: float | None = None,
+    progress: bool = True,
+) -> dict:
     """Validate the whole file first (nothing is written if any line is bad), then import it."""
     from tqdm import tqdm
 
@@ -204,8 +245,9 @@ def import_jsonl(svc: Any, path: str | Path, namespace: str | None = None, *, co
 CSV_LISTS = ("tags", "entities")
 
 
-def import_csv(svc: Any, path: str | Path, namespace: str, *, confidence: float | None = None,
-               progress: bool = True) -> dict:
+def import_csv(
+    svc: Any, path: str | Path, namespace: str, *, confidence: float | None = None, progress: bool = True
+) -> dict:
     """Simple facts, one per row: a `content` column, optional kind, tags and entities (`;`-separated),
     importance, confidence, occurred_at, slot, session_id. Every row is validated before any is stored."""
     from tqdm import tqdm
@@ -229,7 +271,11 @@ def import_csv(svc: Any, path: str | Path, namespace: str, *, confidence: float 
     step = svc.settings.max_items_per_store
     with tqdm(total=len(rows), desc="import", unit=" row", disable=not progress) as bar:
         for s in range(0, len(rows), step):
-            _store_seeds(svc, namespace, rows[s: s + step], summary)
-            bar.update(len(rows[s: s + step]))
-    return {"path": str(path), "rows": len(rows), "stored": summary["seeds"],
-            "deduplicated": summary["seeds_deduplicated"]}
+            _store_seeds(svc, namespace, rows[s : s + step], summary)
+            bar.update(len(rows[s : s + step]))
+    return {
+        "path": str(path),
+        "rows": len(rows),
+        "stored": summary["seeds"],
+        "deduplicated": summary["seeds_deduplicated"],
+    }

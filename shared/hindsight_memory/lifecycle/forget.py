@@ -51,8 +51,16 @@ def _soft(store: LanceStore, ns: str, targets: list[Memory], op: ForgetOp) -> in
 
 def _hide(store: LanceStore, found: list, op: ForgetOp, table: str) -> int:
     # The status before forgetting is kept, so a restore brings back exactly what was there.
-    mems = [m.model_copy(update={"status": Status.forgotten, "updated_at": op.at,
-                                 "metadata": {**m.metadata, FORGOTTEN_FROM: m.status.value}}) for m, _ in found]
+    mems = [
+        m.model_copy(
+            update={
+                "status": Status.forgotten,
+                "updated_at": op.at,
+                "metadata": {**m.metadata, FORGOTTEN_FROM: m.status.value},
+            }
+        )
+        for m, _ in found
+    ]
     store.upsert(mems, [v for _, v in found], table=table)
     return len(mems)
 
@@ -86,7 +94,9 @@ def _where(w: Where, f: ForgetFilter) -> Where:
 def _resolve(store: LanceStore, ns: str, ids: list[str]) -> set[str]:
     """An id from a store acknowledgement may have been merged into another memory (at store time, or later
     by compaction): follow it to the memory that holds it now."""
-    out = set(ids) | {r["memory_id"] for r in store.find_events(ns, lambda w: w.ids(ids)) if r.get("memory_id")}
+    out = set(ids) | {
+        r["memory_id"] for r in store.find_events(ns, lambda w: w.ids(ids)) if r.get("memory_id")
+    }
     for table in (MEMORIES, COLD):
         for m, _ in store.find(ns, lambda w: w.any_key("source_ids", ids), table=table):
             if set(ids) & set(m.metadata.get(MERGED_FROM, [])):
@@ -99,9 +109,12 @@ def _with_derived(store: LanceStore, ns: str, ids: set[str]) -> set[str]:
     purged = set(ids)
     frontier = set(ids)
     while frontier:
-        derived = [m for table in (MEMORIES, COLD)
-                   for m, _ in store.find(ns, lambda w, f=frontier: w.any_key("source_ids", f), table=table)
-                   if m.id not in purged and set(m.source_ids) <= purged | {m.id}]
+        derived = [
+            m
+            for table in (MEMORIES, COLD)
+            for m, _ in store.find(ns, lambda w, f=frontier: w.any_key("source_ids", f), table=table)
+            if m.id not in purged and set(m.source_ids) <= purged | {m.id}
+        ]
         frontier = {m.id for m in derived}
         purged |= frontier
     return purged

@@ -24,8 +24,11 @@ def apply_lifecycle(writer: Any, op: Any) -> dict:
     if isinstance(op, ImportOp):
         return import_memories(writer.store, writer.embedder, op)
     if isinstance(op, UpkeepOp):
-        return writer.store.upkeep(retention=timedelta(hours=op.retention_hours), scalar_min_rows=op.scalar_min_rows,
-                                   vector_min_rows=op.vector_min_rows)
+        return writer.store.upkeep(
+            retention=timedelta(hours=op.retention_hours),
+            scalar_min_rows=op.scalar_min_rows,
+            vector_min_rows=op.vector_min_rows,
+        )
     if isinstance(op, ReindexOp):
         from .reindex import switch
 
@@ -40,27 +43,38 @@ def merge(store: LanceStore, op: MergeOp) -> dict:
     if op.keep not in found or found[op.keep][0].status != Status.active:
         return {"merged": 0}
     keep, vec = found[op.keep]
-    gone = [found[i][0] for i in op.absorb if i in found and i != op.keep and found[i][0].status == Status.active
-            and not found[i][0].supersedes and found[i][0].kind == keep.kind]
+    gone = [
+        found[i][0]
+        for i in op.absorb
+        if i in found
+        and i != op.keep
+        and found[i][0].status == Status.active
+        and not found[i][0].supersedes
+        and found[i][0].kind == keep.kind
+    ]
     if not gone:
         return {"merged": 0}
     merged_from = list(keep.metadata.get(MERGED_FROM, []))
     for m in gone:
         merged_from += [i for i in [m.id, *m.metadata.get(MERGED_FROM, [])] if i not in merged_from]
     everyone = [keep, *gone]
-    merged = keep.model_copy(update={
-        "seen_count": sum(m.seen_count for m in everyone),
-        "access_count": sum(m.access_count for m in everyone),
-        "importance": max(m.importance for m in everyone),
-        "confidence": max(m.confidence for m in everyone),
-        "tags": _union(m.tags for m in everyone),
-        "entities": _union(m.entities for m in everyone),
-        "source_ids": _union(m.source_ids for m in everyone),
-        "last_seen_at": max((m.last_seen_at for m in everyone if m.last_seen_at), default=None),
-        "last_accessed_at": max((m.last_accessed_at for m in everyone if m.last_accessed_at), default=None),
-        "metadata": {**keep.metadata, MERGED_FROM: merged_from},
-        "updated_at": op.at,
-    })
+    merged = keep.model_copy(
+        update={
+            "seen_count": sum(m.seen_count for m in everyone),
+            "access_count": sum(m.access_count for m in everyone),
+            "importance": max(m.importance for m in everyone),
+            "confidence": max(m.confidence for m in everyone),
+            "tags": _union(m.tags for m in everyone),
+            "entities": _union(m.entities for m in everyone),
+            "source_ids": _union(m.source_ids for m in everyone),
+            "last_seen_at": max((m.last_seen_at for m in everyone if m.last_seen_at), default=None),
+            "last_accessed_at": max(
+                (m.last_accessed_at for m in everyone if m.last_accessed_at), default=None
+            ),
+            "metadata": {**keep.metadata, MERGED_FROM: merged_from},
+            "updated_at": op.at,
+        }
+    )
     store.upsert([merged], [vec])
     store.delete(op.namespace, [m.id for m in gone])
     return {"merged": len(gone), "into": keep.id}
@@ -85,7 +99,11 @@ def import_memories(store: LanceStore, embedder: Any, op: ImportOp) -> dict:
         raise InvalidInput("every imported record must belong to the namespace being imported")
     ids = [m.id for m in mems]
     event_ids = [str(e.get("id")) for e in op.events]
-    taken = store.foreign_ids(ns, ids) | store.foreign_ids(ns, ids, COLD) | store.foreign_ids(ns, event_ids, EVENTS)
+    taken = (
+        store.foreign_ids(ns, ids)
+        | store.foreign_ids(ns, ids, COLD)
+        | store.foreign_ids(ns, event_ids, EVENTS)
+    )
     if taken:
         raise InvalidInput(f"{len(taken)} imported ids already belong to another namespace; nothing imported")
     vectors: list[Any] = [None] * len(mems)
@@ -96,7 +114,10 @@ def import_memories(store: LanceStore, embedder: Any, op: ImportOp) -> dict:
         else:
             redo.append(i)
     if redo:
-        texts = [normalize(f"{mems[i].context}\n{mems[i].content}" if mems[i].context else mems[i].content) for i in redo]
+        texts = [
+            normalize(f"{mems[i].context}\n{mems[i].content}" if mems[i].context else mems[i].content)
+            for i in redo
+        ]
         for i, v in zip(redo, embedder.embed_passages(texts), strict=True):
             vectors[i] = v
             mems[i] = mems[i].model_copy(update={"embed_model": embedder.model_id})

@@ -23,12 +23,20 @@ def reindex(svc: Any, embedder_spec: str, *, batch: int = 256) -> dict:
     new = make_embedder(embedder_spec, svc.settings.embed_threads)
     old: LanceStore = svc.store
     suffix = f"{re.sub(r'[^A-Za-z0-9_]', '_', new.model_id)}-{utcnow():%Y%m%dT%H%M%S%f}"
-    target = old.sibling(model_id=new.model_id, dim=new.dim, memories_table=f"{MEMORIES}-{suffix}",
-                         cold_table=f"{COLD}-{suffix}")
+    target = old.sibling(
+        model_id=new.model_id,
+        dim=new.dim,
+        memories_table=f"{MEMORIES}-{suffix}",
+        cold_table=f"{COLD}-{suffix}",
+    )
     copied = {t: copy_table(old, target, new, t, batch) for t in (MEMORIES, COLD)}
-    out = svc._run(ReindexOp(embedder=embedder_spec, memories_table=target.memories_name, cold_table=target.cold_name),
-                   timeout_s=3600)
-    if out is None:  # a remote writer switches when it gets the op; readers pick the tables up when they reopen
+    out = svc._run(
+        ReindexOp(embedder=embedder_spec, memories_table=target.memories_name, cold_table=target.cold_name),
+        timeout_s=3600,
+    )
+    if (
+        out is None
+    ):  # a remote writer switches when it gets the op; readers pick the tables up when they reopen
         return {"status": "queued", "copied": copied, "tables": [target.memories_name, target.cold_name]}
     # Each swap is one attribute assignment: a recall in flight finishes on the old retriever and old tables.
     svc.store, svc.embedder = svc.writer.store, svc.writer.embedder
@@ -52,18 +60,29 @@ def switch(writer: Any, op: ReindexOp) -> dict:
     """Inside the writer: bring the new tables up to date, make them current, and write with the new model."""
     new = make_embedder(op.embedder)
     old: LanceStore = writer.store
-    target = old.sibling(model_id=new.model_id, dim=new.dim, memories_table=op.memories_table, cold_table=op.cold_table)
+    target = old.sibling(
+        model_id=new.model_id, dim=new.dim, memories_table=op.memories_table, cold_table=op.cold_table
+    )
     caught_up = {t: _catch_up(old, target, new, t) for t in (MEMORIES, COLD)}
     retired = json.loads(old.catalog().get(RETIRED, "[]"))
-    retired += [{"name": old.memories_name, "at": utcnow().isoformat()}, {"name": old.cold_name, "at": utcnow().isoformat()}]
+    retired += [
+        {"name": old.memories_name, "at": utcnow().isoformat()},
+        {"name": old.cold_name, "at": utcnow().isoformat()},
+    ]
     old.set_catalog({MEMORIES: target.memories_name, COLD: target.cold_name, RETIRED: json.dumps(retired)})
     if target.count():
         target.ensure_fts_index()
-    if writer.dedup_threshold == writer.embedder.calibration.duplicate:  # calibrated, not configured: follow the model
+    if (
+        writer.dedup_threshold == writer.embedder.calibration.duplicate
+    ):  # calibrated, not configured: follow the model
         writer.dedup_threshold = new.calibration.duplicate
     writer.store, writer.embedder = target, new
-    return {"caught_up": caught_up, "memories_table": target.memories_name, "cold_table": target.cold_name,
-            "embed_model": new.model_id}
+    return {
+        "caught_up": caught_up,
+        "memories_table": target.memories_name,
+        "cold_table": target.cold_name,
+        "embed_model": new.model_id,
+    }
 
 
 def _catch_up(old: LanceStore, new: LanceStore, embedder: Embedder, table: str) -> int:
@@ -79,11 +98,15 @@ def _catch_up(old: LanceStore, new: LanceStore, embedder: Embedder, table: str) 
         mems = [m.model_copy(update={"embed_model": embedder.model_id}) for m in changed]
         vectors: dict[str, Any] = {}
         for ns in {m.namespace for m in mems}:
-            same_text = [m.id for m in mems if m.namespace == ns and m.id in after and _text(after[m.id]) == _text(m)]
+            same_text = [
+                m.id for m in mems if m.namespace == ns and m.id in after and _text(after[m.id]) == _text(m)
+            ]
             vectors.update({m.id: v for m, v in new.get(ns, same_text, with_vectors=True, table=table)})
         redo = [m for m in mems if m.id not in vectors]
         if redo:
-            vectors.update(zip([m.id for m in redo], embedder.embed_passages([_text(m) for m in redo]), strict=True))
+            vectors.update(
+                zip([m.id for m in redo], embedder.embed_passages([_text(m) for m in redo]), strict=True)
+            )
         new.upsert(mems, [vectors[m.id] for m in mems], table=table)
     return len(changed) + len(gone)
 

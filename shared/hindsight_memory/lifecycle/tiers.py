@@ -27,9 +27,12 @@ def tier_of(m: Memory, now: datetime, s: Settings) -> str:
 
 def should_archive(m: Memory, now: datetime, s: Settings) -> bool:
     """Very low confidence and unused for a long time. Working memory is trimmed elsewhere, never archived."""
-    return (m.status in (Status.active, Status.superseded) and m.kind != "working"
-            and m.confidence < s.archive_below_confidence
-            and now - last_used(m) > timedelta(days=s.archive_after_days))
+    return (
+        m.status in (Status.active, Status.superseded)
+        and m.kind != "working"
+        and m.confidence < s.archive_below_confidence
+        and now - last_used(m) > timedelta(days=s.archive_after_days)
+    )
 
 
 def archive(store: LanceStore, op: ArchiveOp) -> dict:
@@ -37,8 +40,17 @@ def archive(store: LanceStore, op: ArchiveOp) -> dict:
     found = store.get(op.namespace, op.ids, with_vectors=True)
     if not found:
         return {"archived": 0}
-    cold = [m.model_copy(update={"status": Status.archived, "tier": COLD_TIER, "updated_at": op.at,
-                                 "metadata": {**m.metadata, ARCHIVED_FROM: m.status.value}}) for m, _ in found]
+    cold = [
+        m.model_copy(
+            update={
+                "status": Status.archived,
+                "tier": COLD_TIER,
+                "updated_at": op.at,
+                "metadata": {**m.metadata, ARCHIVED_FROM: m.status.value},
+            }
+        )
+        for m, _ in found
+    ]
     store.upsert(cold, [v for _, v in found], table=COLD)
     store.delete(op.namespace, [m.id for m in cold], table=MEMORIES)
     return {"archived": len(cold)}
@@ -61,7 +73,16 @@ def restore(store: LanceStore, op: RestoreOp) -> dict:
 def _revived(m: Memory, at: datetime) -> Memory:
     meta = dict(m.metadata)
     before = [meta.pop(k, None) for k in (FORGOTTEN_FROM, ARCHIVED_FROM)]
-    status = next((b for b in before if b in (Status.active.value, Status.superseded.value)), Status.active.value)
+    status = next(
+        (b for b in before if b in (Status.active.value, Status.superseded.value)), Status.active.value
+    )
     # A restored memory was just asked for: it counts as used now, so the next compaction does not re-archive it.
-    return m.model_copy(update={"status": Status(status), "tier": HOT, "metadata": meta, "updated_at": at,
-                                "last_accessed_at": at})
+    return m.model_copy(
+        update={
+            "status": Status(status),
+            "tier": HOT,
+            "metadata": meta,
+            "updated_at": at,
+            "last_accessed_at": at,
+        }
+    )

@@ -18,8 +18,14 @@ class Usage:
         return self.prompt_tokens + self.completion_tokens
 
     def as_dict(self) -> dict:
-        return {"calls": self.calls, "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "tokens": self.tokens, "cost_usd": round(self.cost_usd, 6), "repairs": self.repairs}
+        return {
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "tokens": self.tokens,
+            "cost_usd": round(self.cost_usd, 6),
+            "repairs": self.repairs,
+        }
 
 
 @dataclass
@@ -33,7 +39,7 @@ class Budget:
 
     def check(self) -> None:
         """Raises:
-            BudgetExceeded: another call would go over a limit; the caller defers the rest of the work.
+        BudgetExceeded: another call would go over a limit; the caller defers the rest of the work.
         """
         u = self.usage
         if u.calls >= self.max_calls:

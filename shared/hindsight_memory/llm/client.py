@@ -43,8 +43,16 @@ def _provider_error() -> type[Exception]:
 class LLMClient:
     """One model, any provider litellm knows ("openai/gpt-4o-mini", "anthropic/...", "ollama/...")."""
 
-    def __init__(self, model: str, *, api_base: str | None = None, api_key: str | None = None,
-                 timeout_s: float = 60.0, rate_limit_retries: int = 4, backoff_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        timeout_s: float = 60.0,
+        rate_limit_retries: int = 4,
+        backoff_s: float = 1.0,
+    ) -> None:
         self.model = model
         self.api_base = api_base
         self.api_key = api_key
@@ -66,8 +74,10 @@ class LLMClient:
         except (ValueError, ValidationError) as first:
             log.warning("LLM output did not validate; asking for a repair", extra={"error": str(first)[:300]})
             budget.usage.repairs += 1
-            messages += [{"role": "assistant", "content": text},
-                         {"role": "user", "content": _repair_request(first, schema)}]
+            messages += [
+                {"role": "assistant", "content": text},
+                {"role": "user", "content": _repair_request(first, schema)},
+            ]
             text = self._complete(messages, budget)
             try:
                 return _parse(text, schema)
@@ -79,15 +89,25 @@ class LLMClient:
         lit = _litellm()
         for attempt in range(self.rate_limit_retries + 1):
             try:
-                resp = lit.completion(model=self.model, messages=messages, api_base=self.api_base,
-                                      api_key=self.api_key, timeout=self.timeout_s, max_retries=0,
-                                      response_format={"type": "json_object"}, temperature=0)
+                resp = lit.completion(
+                    model=self.model,
+                    messages=messages,
+                    api_base=self.api_base,
+                    api_key=self.api_key,
+                    timeout=self.timeout_s,
+                    max_retries=0,
+                    response_format={"type": "json_object"},
+                    temperature=0,
+                )
                 break
             except lit.RateLimitError as exc:
                 if attempt == self.rate_limit_retries:
                     raise LLMError(f"rate limited after {attempt + 1} attempts") from exc
                 delay = self.backoff_s * 2**attempt * (0.5 + random.random())
-                log.warning("LLM rate limited, backing off", extra={"attempt": attempt + 1, "delay_s": round(delay, 2)})
+                log.warning(
+                    "LLM rate limited, backing off",
+                    extra={"attempt": attempt + 1, "delay_s": round(delay, 2)},
+                )
                 time.sleep(delay)
             except _provider_error() as exc:  # timeouts, 5xx, auth, bad request: report, do not retry blindly
                 raise LLMError(f"LLM call failed: {type(exc).__name__}") from exc
@@ -104,7 +124,9 @@ class LLMClient:
         try:
             u.cost_usd += float(lit.completion_cost(completion_response=resp) or 0.0)
         except (lit.exceptions.ModelNotMappedError, ValueError, KeyError):
-            log.debug("no price for this model: counted as 0", extra={"model": self.model})  # local, self-hosted
+            log.debug(
+                "no price for this model: counted as 0", extra={"model": self.model}
+            )  # local, self-hosted
 
 
 def _parse(text: str, schema: type[M]) -> M:
@@ -115,14 +137,17 @@ def _parse(text: str, schema: type[M]) -> M:
 
 
 def _repair_request(error: Exception, schema: type[BaseModel]) -> str:
-    return ("Your previous answer was not valid for the required JSON structure. Error: "
-            f"{str(error)[:800]}\nAnswer again with only one JSON object matching this JSON schema:\n"
-            f"{json.dumps(schema.model_json_schema(), ensure_ascii=False)}")
+    return (
+        "Your previous answer was not valid for the required JSON structure. Error: "
+        f"{str(error)[:800]}\nAnswer again with only one JSON object matching this JSON schema:\n"
+        f"{json.dumps(schema.model_json_schema(), ensure_ascii=False)}"
+    )
 
 
 def make_llm(settings: Any) -> LLMClient | None:
     """The configured client, or None (heuristic mode) when no model is set."""
     if not settings.llm_model:
         return None
-    return LLMClient(settings.llm_model, api_base=getattr(settings, "llm_api_base", None),
-                     timeout_s=settings.llm_timeout_s)
+    return LLMClient(
+        settings.llm_model, api_base=getattr(settings, "llm_api_base", None), timeout_s=settings.llm_timeout_s
+    )

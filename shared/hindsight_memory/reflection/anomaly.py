@@ -9,15 +9,21 @@ from .trajectory import Trajectory, Turn
 _FAILED_STATUS = {"error", "failed", "failure", "fail", "timeout", "exception", "denied", "crashed"}
 _TOOL_FAILURE = re.compile(
     r"\b(error|exception|traceback|failed|failure|timed? ?out|not found|denied|refused|exit code [1-9])\b"
-    r"|失败|错误|异常|超时|拒绝", re.IGNORECASE)
+    r"|失败|错误|异常|超时|拒绝",
+    re.IGNORECASE,
+)
 _DISSATISFIED = re.compile(
     r"\b(that'?s (wrong|not (it|right|what))|not what i (asked|wanted|meant)|(doesn'?t|didn'?t|does not|did not) work|"
     r"still (broken|failing|wrong)|you (broke|missed|ignored)|wrong (answer|file|result)|try again|useless)\b"
-    r"|不对|错了|不是我要的|还是不行|没用|不行|重新来|搞错", re.IGNORECASE)
+    r"|不对|错了|不是我要的|还是不行|没用|不行|重新来|搞错",
+    re.IGNORECASE,
+)
 _SELF_CONTRADICTION = re.compile(
     r"\b(i was wrong|i made a mistake|my (earlier|previous) (answer|claim|statement) was (wrong|incorrect)|"
     r"correction:|actually,? (that|this|it) (is|was)n'?t|i apologi[sz]e,? (i|that) (was|is) (wrong|incorrect))\b"
-    r"|我之前说错|我搞错了|更正一下|之前的说法不对", re.IGNORECASE)
+    r"|我之前说错|我搞错了|更正一下|之前的说法不对",
+    re.IGNORECASE,
+)
 
 ANOMALY_WEIGHT = 0.1  # score bonus per anomaly kind (at most two): what went wrong teaches most
 

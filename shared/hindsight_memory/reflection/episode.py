@@ -30,7 +30,9 @@ class LessonDraft(_Lenient):
     reusability: float = Field(ge=0.0, le=1.0)
     causal_relevance: float = Field(ge=0.0, le=1.0)
     rationale: str = Field(default="", max_length=600)
-    contradicts: str | None = Field(default=None, description="Ref (e.g. 'K2') of an existing lesson it contradicts")
+    contradicts: str | None = Field(
+        default=None, description="Ref (e.g. 'K2') of an existing lesson it contradicts"
+    )
 
 
 class ReflectionDraft(_Lenient):
@@ -47,8 +49,10 @@ class InductionDraft(_Lenient):
     consistent: bool = True
 
 
-_SUCCESS = re.compile(r"\b(thanks|thank you|works|worked|perfect|great|done|passed|fixed|solved)\b|谢谢|好了|成功|可以了|解决了",
-                      re.IGNORECASE)
+_SUCCESS = re.compile(
+    r"\b(thanks|thank you|works|worked|perfect|great|done|passed|fixed|solved)\b|谢谢|好了|成功|可以了|解决了",
+    re.IGNORECASE,
+)
 _CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z0-9_.-]{2,}\b")
 
 
@@ -72,8 +76,14 @@ def heuristic_episode(traj: Trajectory, anomalies: list[Anomaly]) -> EpisodeDraf
     entities = Counter(e for t in traj.turns for e in t.entities)
     for t in traj.turns:
         entities.update(_CAPITALISED.findall(t.content))
-    return EpisodeDraft(intent=intent, steps=steps, tools=tool_names, obstacles=[a.excerpt for a in anomalies][:5],
-                        outcome=outcome, entities=[e for e, _ in entities.most_common(8)])
+    return EpisodeDraft(
+        intent=intent,
+        steps=steps,
+        tools=tool_names,
+        obstacles=[a.excerpt for a in anomalies][:5],
+        outcome=outcome,
+        entities=[e for e, _ in entities.most_common(8)],
+    )
 
 
 _OUTCOME_ZH = {"success": "成功", "failure": "失败", "partial": "部分完成", "unknown": "未知"}

@@ -24,10 +24,19 @@ HEURISTIC_CAP = 0.4  # patterns found without an LLM stay low-confidence candida
 def induce(reflector: Any, namespace: str, now: datetime | None = None) -> dict:
     """Cluster un-induced episodes, write one lesson per cluster, decay stale lessons; record the run."""
     svc, now = reflector.svc, now or utcnow()
-    episodes = [(m, np.asarray(v, dtype=np.float32)) for m, v in svc.store.find(
-        namespace, lambda w: w.enum_in("status", [Status.active]).enum_in("kind", [Kind.episodic])
-        .time("occurred_at", ">=", now - timedelta(days=LOOKBACK_DAYS)), with_vectors=True)
-        if m.source == Source.reflection and "episode" in m.metadata and not m.metadata.get("induced_into")]
+    episodes = [
+        (m, np.asarray(v, dtype=np.float32))
+        for m, v in svc.store.find(
+            namespace,
+            lambda w: (
+                w.enum_in("status", [Status.active])
+                .enum_in("kind", [Kind.episodic])
+                .time("occurred_at", ">=", now - timedelta(days=LOOKBACK_DAYS))
+            ),
+            with_vectors=True,
+        )
+        if m.source == Source.reflection and "episode" in m.metadata and not m.metadata.get("induced_into")
+    ]
     clusters = [c for c in _cluster(episodes, svc.embedder.calibration.related) if len(c) >= MIN_CLUSTER]
     budget = Budget(reflector.s.max_llm_calls_per_run, reflector.s.max_tokens_per_run)
     written, deferred, ops = [], 0, []
@@ -44,9 +53,19 @@ def induce(reflector: Any, namespace: str, now: datetime | None = None) -> dict:
     for item, members, match in written:
         new_id = match.id if match else memory_id(idempotency_key(namespace, item))
         if match:  # the cluster restates a lesson we have: confirm it rather than store it twice
-            ops.append(AdjustOp(namespace=namespace, id=match.id, confidence_delta=0.1, confirmed=True,
-                                add_source_ids=[m.id for m in members][:20], at=now))
-        ops += [AdjustOp(namespace=namespace, id=m.id, metadata={"induced_into": new_id}, at=now) for m in members]
+            ops.append(
+                AdjustOp(
+                    namespace=namespace,
+                    id=match.id,
+                    confidence_delta=0.1,
+                    confirmed=True,
+                    add_source_ids=[m.id for m in members][:20],
+                    at=now,
+                )
+            )
+        ops += [
+            AdjustOp(namespace=namespace, id=m.id, metadata={"induced_into": new_id}, at=now) for m in members
+        ]
     items = [item for item, _, match in written if match is None]
     if items:
         svc.store_memories(StoreRequest(namespace=namespace, items=items, wait=True))
@@ -54,12 +73,31 @@ def induce(reflector: Any, namespace: str, now: datetime | None = None) -> dict:
         fut = svc.queue.submit(op)
         if fut is not None:
             fut.result(timeout=120)
-    detail = {"clusters": len(clusters), "lessons": [{"content": i.content, "confidence": i.confidence,
-                                                      "merged_into": m.id if m else None} for i, _, m in written],
-              "deferred_clusters": deferred, "episodes_seen": len(episodes)}
-    run = reflector.runs.record(namespace, trigger="induce", status="deferred" if deferred else "done",
-                                mode=reflector.mode, usage=budget.usage, detail=detail, reason="budget" if deferred else "")
-    return {"namespace": namespace, "mode": reflector.mode, "run_id": run, "usage": budget.usage.as_dict(), **detail}
+    detail = {
+        "clusters": len(clusters),
+        "lessons": [
+            {"content": i.content, "confidence": i.confidence, "merged_into": m.id if m else None}
+            for i, _, m in written
+        ],
+        "deferred_clusters": deferred,
+        "episodes_seen": len(episodes),
+    }
+    run = reflector.runs.record(
+        namespace,
+        trigger="induce",
+        status="deferred" if deferred else "done",
+        mode=reflector.mode,
+        usage=budget.usage,
+        detail=detail,
+        reason="budget" if deferred else "",
+    )
+    return {
+        "namespace": namespace,
+        "mode": reflector.mode,
+        "run_id": run,
+        "usage": budget.usage.as_dict(),
+        **detail,
+    }
 
 
 def _cluster(episodes: list[tuple[Memory, np.ndarray]], min_cos: float) -> list[list[Memory]]:
@@ -79,66 +117,119 @@ def _cluster(episodes: list[tuple[Memory, np.ndarray]], min_cos: float) -> list[
     return [members for members, _ in clusters]
 
 
-def _lesson(reflector: Any, ns: str, members: list[Memory], budget: Budget) -> tuple[MemoryCreate, list[Memory], Memory | None]:
+def _lesson(
+    reflector: Any, ns: str, members: list[Memory], budget: Budget
+) -> tuple[MemoryCreate, list[Memory], Memory | None]:
     outcomes = Counter(m.metadata["episode"].get("outcome", "unknown") for m in members)
     consistency = outcomes.most_common(1)[0][1] / len(members)
-    span_days = (max(m.occurred_at for m in members) - min(m.occurred_at for m in members)).total_seconds() / 86400
+    span_days = (
+        max(m.occurred_at for m in members) - min(m.occurred_at for m in members)
+    ).total_seconds() / 86400
     chinese = any(_cjk_share(m.content) for m in members)
     if reflector.llm:
         from .episode import InductionDraft
 
-        user = reflector.prompts.render(ns, "induce_user", count=len(members),
-                                        language="Simplified Chinese (简体中文)" if chinese else "English",
-                                        episodes="\n".join(f"- {m.content}" for m in members[:12]))
-        draft = reflector.llm.structured(reflector.prompts.get(ns, "induce_system"), user, InductionDraft, budget)
+        user = reflector.prompts.render(
+            ns,
+            "induce_user",
+            count=len(members),
+            language="Simplified Chinese (简体中文)" if chinese else "English",
+            episodes="\n".join(f"- {m.content}" for m in members[:12]),
+        )
+        draft = reflector.llm.structured(
+            reflector.prompts.get(ns, "induce_system"), user, InductionDraft, budget
+        )
         text, consistent = draft.lesson, draft.consistent
     else:
         text, consistent = _pattern(members, outcomes, chinese), True
     size_f = min(1.0, (len(members) - MIN_CLUSTER + 1) / 4)
-    confidence = 0.3 + 0.25 * size_f + 0.15 * min(1.0, span_days / 14) + 0.25 * consistency * (1 if consistent else 0.5)
+    confidence = (
+        0.3
+        + 0.25 * size_f
+        + 0.15 * min(1.0, span_days / 14)
+        + 0.25 * consistency * (1 if consistent else 0.5)
+    )
     if not reflector.llm:
         confidence = min(HEURISTIC_CAP, confidence * 0.5)
     vec = reflector.svc.embedder.embed_passages([text])
     hits = nearest_lessons(reflector.svc.store, ns, vec)[0]
     match = hits[0][0] if hits and hits[0][1] >= merge_cosine(reflector.svc.embedder) else None
     ids = sorted(m.id for m in members)
-    meta = {"induction": {"mode": reflector.mode, "size": len(members), "span_days": round(span_days, 2),
-                          "outcomes": dict(outcomes), "consistency": round(consistency, 3), "consistent": consistent,
-                          **({"model": reflector.llm.model} if reflector.llm else {})}}
+    meta = {
+        "induction": {
+            "mode": reflector.mode,
+            "size": len(members),
+            "span_days": round(span_days, 2),
+            "outcomes": dict(outcomes),
+            "consistency": round(consistency, 3),
+            "consistent": consistent,
+            **({"model": reflector.llm.model} if reflector.llm else {}),
+        }
+    }
     entities = [e for e, _ in Counter(e for m in members for e in m.entities).most_common(10)]
-    item = MemoryCreate(content=text, kind=Kind.semantic, source=Source.reflection, confidence=round(confidence, 3),
-                        importance=0.7 if reflector.llm else 0.5, tags=["lesson", "induced"] +
-                        ([] if reflector.llm else ["heuristic"]), entities=entities, source_ids=ids[:256], metadata=meta,
-                        idempotency_key="induction|" + hashlib.sha256("|".join(ids).encode()).hexdigest()[:32])
+    item = MemoryCreate(
+        content=text,
+        kind=Kind.semantic,
+        source=Source.reflection,
+        confidence=round(confidence, 3),
+        importance=0.7 if reflector.llm else 0.5,
+        tags=["lesson", "induced"] + ([] if reflector.llm else ["heuristic"]),
+        entities=entities,
+        source_ids=ids[:256],
+        metadata=meta,
+        idempotency_key="induction|" + hashlib.sha256("|".join(ids).encode()).hexdigest()[:32],
+    )
     return item, members, match
 
 
 def _pattern(members: list[Memory], outcomes: Counter, chinese: bool) -> str:
     """A heuristic summary: the most typical episode's intent, the tools and the outcomes seen."""
     intents = [m.metadata["episode"].get("intent", "") for m in members]
-    tools = [t for t, _ in Counter(t for m in members for t in m.metadata["episode"].get("tools", [])).most_common(4)]
+    tools = [
+        t
+        for t, _ in Counter(t for m in members for t in m.metadata["episode"].get("tools", [])).most_common(4)
+    ]
     intent = min(intents, key=len)[:200]
     if chinese:
         tail = f"，常用工具：{'、'.join(tools)}" if tools else ""
-        return f"（启发式归纳，{len(members)}个相似任务）重复出现的任务：{intent}{tail}；结果：" + \
-            "，".join(f"{k} {v}次" for k, v in outcomes.items()) + "。"
+        return (
+            f"（启发式归纳，{len(members)}个相似任务）重复出现的任务：{intent}{tail}；结果："
+            + "，".join(f"{k} {v}次" for k, v in outcomes.items())
+            + "。"
+        )
     tail = f"; tools usually used: {', '.join(tools)}" if tools else ""
-    return (f"(heuristic pattern from {len(members)} similar episodes) Recurring task: {intent}{tail}; outcomes: "
-            + ", ".join(f"{v} {k}" for k, v in outcomes.items()) + ".")
+    return (
+        f"(heuristic pattern from {len(members)} similar episodes) Recurring task: {intent}{tail}; outcomes: "
+        + ", ".join(f"{v} {k}" for k, v in outcomes.items())
+        + "."
+    )
 
 
 def _decay(svc: Any, ns: str, now: datetime) -> list[AdjustOp]:
     """Lessons not confirmed for STALE_DAYS lose a step of confidence, at most once every DECAY_EVERY_DAYS."""
     stale = now - timedelta(days=STALE_DAYS)
-    rows = svc.store.find(ns, lambda w: w.enum_in("status", [Status.active]).enum_in("kind", [Kind.semantic])
-                          .time("last_confirmed_at", "<", stale))
+    rows = svc.store.find(
+        ns,
+        lambda w: (
+            w.enum_in("status", [Status.active])
+            .enum_in("kind", [Kind.semantic])
+            .time("last_confirmed_at", "<", stale)
+        ),
+    )
     ops = []
     for m, _ in rows:
         last = m.metadata.get("_confidence_decayed_at")
         if last and datetime.fromisoformat(last) > now - timedelta(days=DECAY_EVERY_DAYS):
             continue
-        ops.append(AdjustOp(namespace=ns, id=m.id, confidence_delta=-DECAY_STEP, at=now,
-                            metadata={"_confidence_decayed_at": now.isoformat()}))
+        ops.append(
+            AdjustOp(
+                namespace=ns,
+                id=m.id,
+                confidence_delta=-DECAY_STEP,
+                at=now,
+                metadata={"_confidence_decayed_at": now.isoformat()},
+            )
+        )
     return ops
 
 
@@ -146,4 +237,3 @@ def _cjk_share(text: str) -> bool:
     from ..text import has_cjk
 
     return sum(1 for ch in text if has_cjk(ch)) >= max(2, len(text) // 5)
-

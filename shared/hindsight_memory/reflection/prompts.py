@@ -50,9 +50,14 @@ class Prompts:
         endpoint = opts.get("aws_endpoint", "")
         scheme, _, host = endpoint.rpartition("://")
         # Built from the settings, not FileSystem.from_uri (which looks the bucket's region up over the network).
-        filesystem = fs.S3FileSystem(region=opts.get("region"), endpoint_override=host or None, scheme=scheme or "https")
+        filesystem = fs.S3FileSystem(
+            region=opts.get("region"), endpoint_override=host or None, scheme=scheme or "https"
+        )
         try:
             with filesystem.open_input_stream(path.removeprefix("s3://")) as f:
                 return f.read().decode("utf-8")
-        except (FileNotFoundError, OSError):  # no override for this namespace (or unreadable): use the default
+        except (
+            FileNotFoundError,
+            OSError,
+        ):  # no override for this namespace (or unreadable): use the default
             return None

@@ -23,9 +23,11 @@ from .trajectory import Trajectory, load, render, store_inline
 log = logging.getLogger(__name__)
 
 TRIGGERS = ("task_end", "anomaly", "periodic", "deferred")
-HEURISTIC_NOTE = ("heuristic mode: no LLM is configured (HINDSIGHT_LLM_MODEL is unset), so no LLM ran; the episode "
-                  "was built from the events by rules and no lesson was distilled (induction turns patterns "
-                  "repeated across episodes into low-confidence lessons)")
+HEURISTIC_NOTE = (
+    "heuristic mode: no LLM is configured (HINDSIGHT_LLM_MODEL is unset), so no LLM ran; the episode "
+    "was built from the events by rules and no lesson was distilled (induction turns patterns "
+    "repeated across episodes into low-confidence lessons)"
+)
 CONFIRM_STEP, CONTEST_STEP, CONTESTED_START = 0.1, 0.2, 0.5
 MAX_SOURCE_EVENTS = 200
 
@@ -42,8 +44,14 @@ class Reflector:
     def mode(self) -> str:
         return "llm" if self.llm else "heuristic"
 
-    def reflect(self, namespace: str, session_id: str | None = None, trajectory: list[dict] | None = None,
-                trigger: str = "task_end", resolves: str | None = None) -> dict:
+    def reflect(
+        self,
+        namespace: str,
+        session_id: str | None = None,
+        trajectory: list[dict] | None = None,
+        trigger: str = "task_end",
+        resolves: str | None = None,
+    ) -> dict:
         """Reflect on a session (or an inline trajectory, recorded first). Returns what was decided and why.
 
         Raises:
@@ -59,30 +67,81 @@ class Reflector:
             raise InvalidInput("give a session_id or an inline trajectory")
         traj = load(self.svc.store, namespace, session_id)
         found = anomalies_.detect(traj)
-        base = {"namespace": namespace, "session_id": session_id, "trigger": trigger, "mode": self.mode,
-                "anomalies": [a.__dict__ for a in found]}
+        base = {
+            "namespace": namespace,
+            "session_id": session_id,
+            "trigger": trigger,
+            "mode": self.mode,
+            "anomalies": [a.__dict__ for a in found],
+        }
         if self.mode == "heuristic":
             base["note"] = HEURISTIC_NOTE
         reason = anomalies_.trivial_reason(traj, found)
         if reason:
-            run = self.runs.record(namespace, trigger=trigger, status="skipped", mode=self.mode, reason=reason,
-                                   session_id=session_id, resolves=resolves)
+            run = self.runs.record(
+                namespace,
+                trigger=trigger,
+                status="skipped",
+                mode=self.mode,
+                reason=reason,
+                session_id=session_id,
+                resolves=resolves,
+            )
             return {**base, "status": "skipped", "reason": reason, "run_id": run, "usage": Usage().as_dict()}
         budget = Budget(self.s.max_llm_calls_per_run, self.s.max_tokens_per_run)
         try:
-            draft, refs = self._draft(traj, found, budget) if self.llm else \
-                (ReflectionDraft(episode=heuristic_episode(traj, found)), {})
+            draft, refs = (
+                self._draft(traj, found, budget)
+                if self.llm
+                else (ReflectionDraft(episode=heuristic_episode(traj, found)), {})
+            )
         except BudgetExceeded as exc:
-            run = self.runs.record(namespace, trigger=trigger, status="deferred", mode=self.mode, usage=budget.usage,
-                                   reason=str(exc), session_id=session_id, resolves=resolves)
-            return {**base, "status": "deferred", "reason": str(exc), "run_id": run, "usage": budget.usage.as_dict()}
+            run = self.runs.record(
+                namespace,
+                trigger=trigger,
+                status="deferred",
+                mode=self.mode,
+                usage=budget.usage,
+                reason=str(exc),
+                session_id=session_id,
+                resolves=resolves,
+            )
+            return {
+                **base,
+                "status": "deferred",
+                "reason": str(exc),
+                "run_id": run,
+                "usage": budget.usage.as_dict(),
+            }
         except LLMError as exc:  # rejected: nothing is written, the session stays as it was
-            run = self.runs.record(namespace, trigger=trigger, status="failed", mode=self.mode, usage=budget.usage,
-                                   reason=str(exc), session_id=session_id, resolves=resolves)
-            return {**base, "status": "failed", "reason": str(exc), "run_id": run, "usage": budget.usage.as_dict()}
+            run = self.runs.record(
+                namespace,
+                trigger=trigger,
+                status="failed",
+                mode=self.mode,
+                usage=budget.usage,
+                reason=str(exc),
+                session_id=session_id,
+                resolves=resolves,
+            )
+            return {
+                **base,
+                "status": "failed",
+                "reason": str(exc),
+                "run_id": run,
+                "usage": budget.usage.as_dict(),
+            }
         result = self._write(traj, found, draft, refs, trigger)
-        run = self.runs.record(namespace, trigger=trigger, status="done", mode=self.mode, usage=budget.usage,
-                               session_id=session_id, resolves=resolves, detail=result)
+        run = self.runs.record(
+            namespace,
+            trigger=trigger,
+            status="done",
+            mode=self.mode,
+            usage=budget.usage,
+            session_id=session_id,
+            resolves=resolves,
+            detail=result,
+        )
         self._count(budget.usage)
         return {**base, **result, "status": "done", "run_id": run, "usage": budget.usage.as_dict()}
 
@@ -96,12 +155,20 @@ class Reflector:
         related = self._related(traj)
         refs = {f"K{i}": m.id for i, m in enumerate(related, 1)}
         user = self.prompts.render(
-            ns, "reflect_user", max_lessons=3, questions=self.prompts.get(ns, "questions").strip(),
+            ns,
+            "reflect_user",
+            max_lessons=3,
+            questions=self.prompts.get(ns, "questions").strip(),
             anomalies="\n".join(f"- {a.kind}: {a.excerpt}" for a in found) or "- none",
-            related="\n".join(f"- {ref}: {m.content}" for ref, m in zip(refs, related, strict=True)) or "- none",
-            language="Simplified Chinese (简体中文)" if traj.chinese else "English", trajectory=render(traj))
+            related="\n".join(f"- {ref}: {m.content}" for ref, m in zip(refs, related, strict=True))
+            or "- none",
+            language="Simplified Chinese (简体中文)" if traj.chinese else "English",
+            trajectory=render(traj),
+        )
         assert self.llm is not None
-        return self.llm.structured(self.prompts.get(ns, "reflect_system"), user, ReflectionDraft, budget), refs
+        return self.llm.structured(
+            self.prompts.get(ns, "reflect_system"), user, ReflectionDraft, budget
+        ), refs
 
     def _related(self, traj: Trajectory) -> list:
         text = " ".join(t.content for t in traj.turns if t.source == "user")[:2000] or traj.turns[0].content
@@ -110,22 +177,39 @@ class Reflector:
         return [m for m, _, _ in self.svc.store.vector_search(traj.namespace, qvec, where, 5)]
 
     # ------------------------------------------------------------------ writing
-    def _write(self, traj: Trajectory, found: list, draft: ReflectionDraft, refs: dict[str, str], trigger: str) -> dict:
+    def _write(
+        self, traj: Trajectory, found: list, draft: ReflectionDraft, refs: dict[str, str], trigger: str
+    ) -> dict:
         ns, ep = traj.namespace, draft.episode
         weight = anomalies_.weight(found)
         episode = self._episode_item(traj, found, ep, trigger, weight)
         episode_id = memory_id(idempotency_key(ns, episode))
         sources = [episode_id, *traj.event_ids[:MAX_SOURCE_EVENTS]]
-        verdicts = judge(self.svc.store, self.svc.embedder, ns, [d.text for d in draft.lessons],
-                         [d.reusability for d in draft.lessons], [d.causal_relevance for d in draft.lessons],
-                         weight, self.s.lesson_threshold)
+        verdicts = judge(
+            self.svc.store,
+            self.svc.embedder,
+            ns,
+            [d.text for d in draft.lessons],
+            [d.reusability for d in draft.lessons],
+            [d.causal_relevance for d in draft.lessons],
+            weight,
+            self.s.lesson_threshold,
+        )
         items, adjust, decisions = [episode], [], []
         for d, v in zip(draft.lessons, verdicts, strict=True):
             entry = {"text": v.text, "decision": v.decision, "reason": v.reason, "scores": v.scores}
             if v.decision == "merge" and v.match is not None:
-                adjust.append(AdjustOp(namespace=ns, id=v.match.id, confidence_delta=CONFIRM_STEP, confirmed=True,
-                                       add_source_ids=sources[:20], at=utcnow(),
-                                       metadata={"last_reflection": {"episode_id": episode_id, "scores": v.scores}}))
+                adjust.append(
+                    AdjustOp(
+                        namespace=ns,
+                        id=v.match.id,
+                        confidence_delta=CONFIRM_STEP,
+                        confirmed=True,
+                        add_source_ids=sources[:20],
+                        at=utcnow(),
+                        metadata={"last_reflection": {"episode_id": episode_id, "scores": v.scores}},
+                    )
+                )
                 entry["id"] = v.match.id
             elif v.decision == "insert":
                 item = self._lesson_item(traj, ep, d.rationale, v, sources, trigger)
@@ -135,8 +219,15 @@ class Reflector:
                     item.metadata["reflection"]["contradicts"] = contested
                 entry["id"] = memory_id(idempotency_key(ns, item))
                 if contested:
-                    adjust.append(AdjustOp(namespace=ns, id=contested, confidence_delta=-CONTEST_STEP, at=utcnow(),
-                                           metadata={"contested_by": entry["id"]}))
+                    adjust.append(
+                        AdjustOp(
+                            namespace=ns,
+                            id=contested,
+                            confidence_delta=-CONTEST_STEP,
+                            at=utcnow(),
+                            metadata={"contested_by": entry["id"]},
+                        )
+                    )
                     entry["contradicts"] = contested
                 items.append(item)
             decisions.append(entry)
@@ -145,31 +236,58 @@ class Reflector:
             fut = self.svc.queue.submit(op)
             if fut is not None:
                 fut.result(timeout=120)
-        return {"episode_id": stored.duplicates_of.get(episode_id, episode_id), "episode": ep.model_dump(),
-                "lessons": decisions, "working_memory_cleared": True}
+        return {
+            "episode_id": stored.duplicates_of.get(episode_id, episode_id),
+            "episode": ep.model_dump(),
+            "lessons": decisions,
+            "working_memory_cleared": True,
+        }
 
-    def _episode_item(self, traj: Trajectory, found: list, ep: EpisodeDraft, trigger: str, weight: float) -> MemoryCreate:
-        tags = ["episode", f"outcome:{ep.outcome}"] + (["anomaly"] if found else []) + \
-            (["heuristic"] if self.mode == "heuristic" else [])
+    def _episode_item(
+        self, traj: Trajectory, found: list, ep: EpisodeDraft, trigger: str, weight: float
+    ) -> MemoryCreate:
+        tags = (
+            ["episode", f"outcome:{ep.outcome}"]
+            + (["anomaly"] if found else [])
+            + (["heuristic"] if self.mode == "heuristic" else [])
+        )
         return MemoryCreate(
-            content=episode_text(ep, traj.chinese), kind=Kind.episodic, session_id=traj.session_id,
-            occurred_at=traj.turns[-1].at, source=Source.reflection, tags=tags,
-            entities=[e[:128] for e in ep.entities if e.strip()][:20], importance=min(1.0, 0.5 + weight),
+            content=episode_text(ep, traj.chinese),
+            kind=Kind.episodic,
+            session_id=traj.session_id,
+            occurred_at=traj.turns[-1].at,
+            source=Source.reflection,
+            tags=tags,
+            entities=[e[:128] for e in ep.entities if e.strip()][:20],
+            importance=min(1.0, 0.5 + weight),
             source_ids=traj.event_ids[:MAX_SOURCE_EVENTS],
             metadata={"episode": ep.model_dump(), "reflection": self._provenance(trigger, found)},
-            idempotency_key=f"reflection-episode|{traj.session_id}|{traj.digest()}")
+            idempotency_key=f"reflection-episode|{traj.session_id}|{traj.digest()}",
+        )
 
-    def _lesson_item(self, traj: Trajectory, ep: EpisodeDraft, why: str, v: Verdict, sources: list[str],
-                     trigger: str) -> MemoryCreate:
-        prov = {**self._provenance(trigger, []), "scores": v.scores, "why": why, "episode_id": sources[0],
-                "decision": v.reason}
+    def _lesson_item(
+        self, traj: Trajectory, ep: EpisodeDraft, why: str, v: Verdict, sources: list[str], trigger: str
+    ) -> MemoryCreate:
+        prov = {
+            **self._provenance(trigger, []),
+            "scores": v.scores,
+            "why": why,
+            "episode_id": sources[0],
+            "decision": v.reason,
+        }
         return MemoryCreate(
-            content=v.text, kind=Kind.semantic, source=Source.reflection, tags=["lesson"],
+            content=v.text,
+            kind=Kind.semantic,
+            source=Source.reflection,
+            tags=["lesson"],
             entities=[e[:128] for e in ep.entities if e.strip()][:20],
             importance=round(min(1.0, 0.6 + 0.3 * v.scores["causal_relevance"]), 3),
-            confidence=round(min(0.95, 0.5 + 0.4 * v.scores["score"]), 3), source_ids=sources,
-            metadata={"reflection": prov}, occurred_at=traj.turns[-1].at,
-            idempotency_key=f"reflection-lesson|{traj.session_id}|{traj.digest()}|{content_hash(v.text)}")
+            confidence=round(min(0.95, 0.5 + 0.4 * v.scores["score"]), 3),
+            source_ids=sources,
+            metadata={"reflection": prov},
+            occurred_at=traj.turns[-1].at,
+            idempotency_key=f"reflection-lesson|{traj.session_id}|{traj.digest()}|{content_hash(v.text)}",
+        )
 
     def _provenance(self, trigger: str, found: list) -> dict:
         out: dict = {"mode": self.mode, "trigger": trigger, "at": utcnow().isoformat()}

@@ -18,18 +18,42 @@ class RunLog:
     def __init__(self, store: LanceStore) -> None:
         self.store = store
 
-    def record(self, namespace: str, *, trigger: str, status: str, mode: str, usage: Usage | None = None,
-               session_id: str | None = None, reason: str = "", resolves: str | None = None,
-               detail: dict | None = None, at: datetime | None = None) -> str:
+    def record(
+        self,
+        namespace: str,
+        *,
+        trigger: str,
+        status: str,
+        mode: str,
+        usage: Usage | None = None,
+        session_id: str | None = None,
+        reason: str = "",
+        resolves: str | None = None,
+        detail: dict | None = None,
+        at: datetime | None = None,
+    ) -> str:
         u = usage or Usage()
         run_id = uuid.uuid4().hex
-        self.store.append_runs([{
-            "id": run_id, "namespace": namespace, "at": at or utcnow(), "trigger": trigger,
-            "session_id": session_id or "", "status": status, "mode": mode, "reason": reason[:500],
-            "calls": u.calls, "prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens,
-            "cost_usd": u.cost_usd, "resolves": resolves or "",
-            "detail": json.dumps(detail or {}, ensure_ascii=False, default=str),
-        }])
+        self.store.append_runs(
+            [
+                {
+                    "id": run_id,
+                    "namespace": namespace,
+                    "at": at or utcnow(),
+                    "trigger": trigger,
+                    "session_id": session_id or "",
+                    "status": status,
+                    "mode": mode,
+                    "reason": reason[:500],
+                    "calls": u.calls,
+                    "prompt_tokens": u.prompt_tokens,
+                    "completion_tokens": u.completion_tokens,
+                    "cost_usd": u.cost_usd,
+                    "resolves": resolves or "",
+                    "detail": json.dumps(detail or {}, ensure_ascii=False, default=str),
+                }
+            ]
+        )
         return run_id
 
     def tokens_today(self, namespace: str, now: datetime | None = None) -> int:
@@ -55,8 +79,11 @@ class RunLog:
         return out
 
     def last(self, namespace: str, trigger: str, lookback_days: int = 30) -> datetime | None:
-        rows = [r for r in self.store.runs(namespace, since=utcnow() - timedelta(days=lookback_days))
-                if r["trigger"] == trigger and r["status"] == "done"]
+        rows = [
+            r
+            for r in self.store.runs(namespace, since=utcnow() - timedelta(days=lookback_days))
+            if r["trigger"] == trigger and r["status"] == "done"
+        ]
         return rows[-1]["at"] if rows else None
 
     def summary(self, namespace: str, days: int = 30) -> dict:
@@ -65,10 +92,16 @@ class RunLog:
         today = day_start(utcnow())
 
         def total(rs: list[dict]) -> dict:
-            return {"runs": len(rs), "llm_calls": sum(r["calls"] or 0 for r in rs),
-                    "tokens": sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in rs),
-                    "cost_usd": round(sum(r["cost_usd"] or 0.0 for r in rs), 6),
-                    "by_status": {s: sum(1 for r in rs if r["status"] == s) for s in {r["status"] for r in rs}}}
+            return {
+                "runs": len(rs),
+                "llm_calls": sum(r["calls"] or 0 for r in rs),
+                "tokens": sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in rs),
+                "cost_usd": round(sum(r["cost_usd"] or 0.0 for r in rs), 6),
+                "by_status": {s: sum(1 for r in rs if r["status"] == s) for s in {r["status"] for r in rs}},
+            }
 
-        return {"today": total([r for r in rows if r["at"] >= today]), f"last_{days}_days": total(rows),
-                "pending_deferred": len(self.deferred(namespace, days))}
+        return {
+            "today": total([r for r in rows if r["at"] >= today]),
+            f"last_{days}_days": total(rows),
+            "pending_deferred": len(self.deferred(namespace, days)),
+        }

@@ -32,14 +32,28 @@ def merge_cosine(embedder: Embedder) -> float:
     return c.related + 0.6 * (c.duplicate - c.related)
 
 
-def nearest_lessons(store: LanceStore, ns: str, vectors: np.ndarray, limit: int = 1) -> list[list[tuple[Memory, float, Any]]]:
+def nearest_lessons(
+    store: LanceStore, ns: str, vectors: np.ndarray, limit: int = 1
+) -> list[list[tuple[Memory, float, Any]]]:
     """The closest active semantic memories to each vector."""
-    return [store.vector_search(ns, v, Where(ns).enum_in("status", [Status.active]).enum_in("kind", [Kind.semantic]),
-                                limit) for v in vectors]
+    return [
+        store.vector_search(
+            ns, v, Where(ns).enum_in("status", [Status.active]).enum_in("kind", [Kind.semantic]), limit
+        )
+        for v in vectors
+    ]
 
 
-def judge(store: LanceStore, embedder: Embedder, ns: str, texts: list[str], reuse: list[float], causal: list[float],
-          anomaly_bonus: float, threshold: float) -> list[Verdict]:
+def judge(
+    store: LanceStore,
+    embedder: Embedder,
+    ns: str,
+    texts: list[str],
+    reuse: list[float],
+    causal: list[float],
+    anomaly_bonus: float,
+    threshold: float,
+) -> list[Verdict]:
     """One verdict per candidate, in order; later candidates also compete with the ones kept before them."""
     if not texts:
         return []
@@ -55,20 +69,40 @@ def judge(store: LanceStore, embedder: Embedder, ns: str, texts: list[str], reus
         bonus = anomaly_bonus * c  # a lesson tied to what went wrong weighs more
         score = min(1.0, W_NOVELTY * novelty + W_REUSE * r + W_CAUSAL * c + bonus)
         confirm = min(1.0, 0.5 * (r + c) + bonus)  # a repeated lesson is judged on its value, not its novelty
-        scores = {"novelty": round(novelty, 3), "reusability": round(r, 3), "causal_relevance": round(c, 3),
-                  "anomaly_bonus": round(bonus, 3), "score": round(score, 3), "threshold": threshold,
-                  "nearest_cosine": round(cos, 4)}
+        scores = {
+            "novelty": round(novelty, 3),
+            "reusability": round(r, 3),
+            "causal_relevance": round(c, 3),
+            "anomaly_bonus": round(bonus, 3),
+            "score": round(score, 3),
+            "threshold": threshold,
+            "nearest_cosine": round(cos, 4),
+        }
         if batch_cos >= merge_cos:
-            out.append(Verdict(text, scores, "reject", "repeats a lesson proposed earlier in this run", vector=v))
+            out.append(
+                Verdict(text, scores, "reject", "repeats a lesson proposed earlier in this run", vector=v)
+            )
         elif match is not None and cos >= merge_cos:
             scores["confirmation"] = round(confirm, 3)
             if confirm >= threshold:
-                out.append(Verdict(text, scores, "merge", "near-identical to an existing lesson: confirms it", match, v))
+                out.append(
+                    Verdict(
+                        text, scores, "merge", "near-identical to an existing lesson: confirms it", match, v
+                    )
+                )
             else:
-                out.append(Verdict(text, scores, "reject", "repeats an existing lesson and adds too little", match, v))
+                out.append(
+                    Verdict(
+                        text, scores, "reject", "repeats an existing lesson and adds too little", match, v
+                    )
+                )
         elif score >= threshold:
             kept.append(v)
-            out.append(Verdict(text, scores, "insert", f"score {score:.2f} >= threshold {threshold:.2f}", match, v))
+            out.append(
+                Verdict(text, scores, "insert", f"score {score:.2f} >= threshold {threshold:.2f}", match, v)
+            )
         else:
-            out.append(Verdict(text, scores, "reject", f"score {score:.2f} < threshold {threshold:.2f}", match, v))
+            out.append(
+                Verdict(text, scores, "reject", f"score {score:.2f} < threshold {threshold:.2f}", match, v)
+            )
     return out

@@ -13,8 +13,14 @@ from ..models import Kind, MemoryCreate, Source, StoreRequest, utcnow
 from ..storage.lance import LanceStore
 from ..text import has_cjk, key
 
-_ROLES = {"user": Source.user, "human": Source.user, "agent": Source.agent, "assistant": Source.agent,
-          "tool": Source.tool, "function": Source.tool}
+_ROLES = {
+    "user": Source.user,
+    "human": Source.user,
+    "agent": Source.agent,
+    "assistant": Source.agent,
+    "tool": Source.tool,
+    "function": Source.tool,
+}
 
 
 @dataclass
@@ -36,7 +42,9 @@ class Trajectory:
     @property
     def chinese(self) -> bool:
         """The conversation's language decides the lessons' language."""
-        text = " ".join(t.content for t in self.turns if t.source == "user") or " ".join(t.content for t in self.turns)
+        text = " ".join(t.content for t in self.turns if t.source == "user") or " ".join(
+            t.content for t in self.turns
+        )
         cjk = sum(1 for ch in text if has_cjk(ch))
         return cjk >= max(2, len(text.replace(" ", "")) // 5)
 
@@ -63,10 +71,21 @@ class InlineTurn(BaseModel):
 def load(store: LanceStore, namespace: str, session_id: str) -> Trajectory:
     """The session's turns from the event log (working memory keeps only the last few), oldest first."""
     rows = store.find_events(namespace, lambda w: w.keys_in("session_key", [key(session_id)]))
-    rows = [r for r in rows if r.get("source") != Source.reflection.value and r.get("kind") != Kind.semantic.value]
+    rows = [
+        r for r in rows if r.get("source") != Source.reflection.value and r.get("kind") != Kind.semantic.value
+    ]
     rows.sort(key=lambda r: (r["occurred_at"], r["stored_at"], r["id"]))
-    turns = [Turn(id=r["id"], source=r.get("source") or "user", content=r["content"], at=r["occurred_at"],
-                  metadata=_json(r.get("metadata")), entities=list(r.get("entities") or [])) for r in rows]
+    turns = [
+        Turn(
+            id=r["id"],
+            source=r.get("source") or "user",
+            content=r["content"],
+            at=r["occurred_at"],
+            metadata=_json(r.get("metadata")),
+            entities=list(r.get("entities") or []),
+        )
+        for r in rows
+    ]
     return Trajectory(namespace, session_id, turns)
 
 
@@ -89,10 +108,17 @@ def store_inline(service: Any, namespace: str, session_id: str, steps: list[dict
         if source is None:
             raise InvalidInput(f"unknown role {t.role!r}: use user, agent (assistant) or tool")
         meta = {k: v for k, v in {"role": t.role, "tool": t.tool, "status": t.status}.items() if v}
-        items.append(MemoryCreate(
-            content=t.content, kind=Kind.working, session_id=session_id, source=source, metadata=meta,
-            occurred_at=t.at or base + timedelta(milliseconds=i),
-            idempotency_key=f"trajectory|{session_id}|{i}|{hashlib.sha256(t.content.encode()).hexdigest()[:16]}"))
+        items.append(
+            MemoryCreate(
+                content=t.content,
+                kind=Kind.working,
+                session_id=session_id,
+                source=source,
+                metadata=meta,
+                occurred_at=t.at or base + timedelta(milliseconds=i),
+                idempotency_key=f"trajectory|{session_id}|{i}|{hashlib.sha256(t.content.encode()).hexdigest()[:16]}",
+            )
+        )
     service.store_memories(StoreRequest(namespace=namespace, items=items, wait=True))
 
 

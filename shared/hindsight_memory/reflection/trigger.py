@@ -8,7 +8,9 @@ from ..errors import InvalidInput
 from ..models import utcnow
 from ..namespaces import validate_namespace
 
-ACTIVE_LOOKBACK_DAYS = 7  # a namespace with events or reflection runs this recent is visited by the periodic run
+ACTIVE_LOOKBACK_DAYS = (
+    7  # a namespace with events or reflection runs this recent is visited by the periodic run
+)
 
 
 def run_trigger(service: Any, event: dict) -> dict:
@@ -23,16 +25,21 @@ def run_trigger(service: Any, event: dict) -> dict:
         ns = event.get("namespace")
         if not isinstance(ns, str):
             raise InvalidInput("a reflect trigger needs a namespace")
-        return service.reflect(ns, session_id=event.get("session_id"), trajectory=event.get("trajectory"),
-                               trigger=trigger)
+        return service.reflect(
+            ns, session_id=event.get("session_id"), trajectory=event.get("trajectory"), trigger=trigger
+        )
     if trigger in ("periodic", "induction"):
         namespaces = event.get("namespaces")
         if namespaces is None:
-            namespaces = sorted(service.store.active_namespaces(utcnow() - timedelta(days=ACTIVE_LOOKBACK_DAYS)))
+            namespaces = sorted(
+                service.store.active_namespaces(utcnow() - timedelta(days=ACTIVE_LOOKBACK_DAYS))
+            )
         elif not isinstance(namespaces, list):
             raise InvalidInput("namespaces must be a list")
-        return {"trigger": trigger, "namespaces": {ns: periodic(service, validate_namespace(ns), trigger)
-                                                   for ns in namespaces}}
+        return {
+            "trigger": trigger,
+            "namespaces": {ns: periodic(service, validate_namespace(ns), trigger) for ns in namespaces},
+        }
     raise InvalidInput("trigger must be task_end, anomaly, periodic or induction")
 
 
@@ -44,7 +51,9 @@ def periodic(service: Any, namespace: str, trigger: str = "periodic") -> dict:
         for row in reflector.runs.deferred(namespace):
             if not row["session_id"]:
                 continue
-            res = reflector.reflect(namespace, session_id=row["session_id"], trigger="deferred", resolves=row["id"])
+            res = reflector.reflect(
+                namespace, session_id=row["session_id"], trigger="deferred", resolves=row["id"]
+            )
             out["retried"].append({"session_id": row["session_id"], "status": res["status"]})
             if res["status"] == "deferred":
                 break  # still over budget: the rest waits for the next run
@@ -57,6 +66,13 @@ def periodic(service: Any, namespace: str, trigger: str = "periodic") -> dict:
 def _new_episodes(service: Any, namespace: str, since: Any) -> bool:
     from ..models import Kind, Source, Status
 
-    rows = service.store.find(namespace, lambda w: w.enum_in("kind", [Kind.episodic]).enum_in("status", [Status.active])
-                              .time("stored_at", ">=", since), limit=50)
+    rows = service.store.find(
+        namespace,
+        lambda w: (
+            w.enum_in("kind", [Kind.episodic])
+            .enum_in("status", [Status.active])
+            .time("stored_at", ">=", since)
+        ),
+        limit=50,
+    )
     return any(m.source == Source.reflection for m, _ in rows)

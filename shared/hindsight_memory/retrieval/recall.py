@@ -34,7 +34,9 @@ class Candidate:
 NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
 ANSWER_SHARE = 0.7  # score a turn inherits from the question right before it
 CONTEXT_SHARE = 0.3  # score a turn inherits from any other adjacent turn
-_QUESTION = re.compile(r"[?？]|(?:吗|呢|什么|哪|谁|几|多少)[。!！]?\s*$|\b(?:please|can you|could you)\b|请|帮我", re.IGNORECASE)
+_QUESTION = re.compile(
+    r"[?？]|(?:吗|呢|什么|哪|谁|几|多少)[。!！]?\s*$|\b(?:please|can you|could you)\b|请|帮我", re.IGNORECASE
+)
 
 
 def _is_question(text: str) -> bool:
@@ -42,7 +44,9 @@ def _is_question(text: str) -> bool:
 
 
 class Retriever:
-    def __init__(self, store: LanceStore, embedder: Embedder, settings: Settings, reranker: Reranker | None = None):
+    def __init__(
+        self, store: LanceStore, embedder: Embedder, settings: Settings, reranker: Reranker | None = None
+    ):
         self.store = store
         self.embedder = embedder
         self.s = settings
@@ -68,7 +72,9 @@ class Retriever:
             info["time_window_fallback"] = True
             info["channels"] = info2["channels"]
         # A time expression that matched is itself evidence: in-window candidates need less textual relevance.
-        floor = self._min_rel(q) * (0.5 if window is not None and not info.get("time_window_fallback") else 1.0)
+        floor = self._min_rel(q) * (
+            0.5 if window is not None and not info.get("time_window_fallback") else 1.0
+        )
         relevant = [c for c in cands if c.factors["relevance"] >= floor]
         top = relevant[: q.top_k]
         memories = [_public(c) for c in top]
@@ -77,13 +83,22 @@ class Retriever:
             explain = {
                 **info,
                 "min_relevance": floor,
-                "results": [{"id": c.memory.id, "score": round(c.score, 4), "ranks": c.ranks,
-                             "raw": {k: round(v, 4) for k, v in c.raw.items()},
-                             "factors": {k: round(v, 4) for k, v in c.factors.items()},
-                             "why": _why(c)} for c in top],
+                "results": [
+                    {
+                        "id": c.memory.id,
+                        "score": round(c.score, 4),
+                        "ranks": c.ranks,
+                        "raw": {k: round(v, 4) for k, v in c.raw.items()},
+                        "factors": {k: round(v, 4) for k, v in c.factors.items()},
+                        "why": _why(c),
+                    }
+                    for c in top
+                ],
                 "dropped_below_min_relevance": [c.memory.id for c in cands if c not in relevant][:20],
             }
-        return RecallResult(memories=memories, missing=not memories, explain=explain), [m.id for m in memories]
+        return RecallResult(memories=memories, missing=not memories, explain=explain), [
+            m.id for m in memories
+        ]
 
     def _min_rel(self, q: RecallQuery) -> float:
         return self.s.min_relevance if q.min_score is None else q.min_score
@@ -112,17 +127,25 @@ class Retriever:
             w.time("occurred_at", "<", until)
         return w
 
-    def _search(self, q: RecallQuery, now: datetime, window: TimeWindow | None,
-                qvec_future: Future) -> tuple[list[Candidate], dict]:
+    def _search(
+        self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future
+    ) -> tuple[list[Candidate], dict]:
         where = self._where(q, window)
         n = max(self.s.candidate_pool, q.top_k * 4)
-        fts_future = self._pool.submit(self.store.fts_search, q.namespace, fts_text(q.query), where, n) \
-            if "fts" in q.channels else None
+        fts_future = (
+            self._pool.submit(self.store.fts_search, q.namespace, fts_text(q.query), where, n)
+            if "fts" in q.channels
+            else None
+        )
         qvec = qvec_future.result()
         vec_hits = self.store.vector_search(q.namespace, qvec, where, n) if "vector" in q.channels else []
         fts_hits = fts_future.result() if fts_future else []
         if q.include_archived:
-            vec_hits += self.store.vector_search(q.namespace, qvec, where, n, table=COLD) if "vector" in q.channels else []
+            vec_hits += (
+                self.store.vector_search(q.namespace, qvec, where, n, table=COLD)
+                if "vector" in q.channels
+                else []
+            )
 
         cands: dict[str, Candidate] = {}
         for channel, hits in (("vector", vec_hits), ("fts", fts_hits)):
@@ -138,14 +161,30 @@ class Retriever:
             self._rerank(q.query, ordered)
         info = {
             "query_terms": terms(q.query),
-            "filter": {"kinds": q.kinds, "tags": q.tags, "entities": q.entities, "session_id": q.session_id,
-                       "since": str(q.since or (window.since if window else "")) or None,
-                       "until": str(q.until or (window.until if window else "")) or None},
-            "time_window": {"expression": window.expression, "since": window.since.isoformat(),
-                            "until": window.until.isoformat()} if window else None,
+            "filter": {
+                "kinds": q.kinds,
+                "tags": q.tags,
+                "entities": q.entities,
+                "session_id": q.session_id,
+                "since": str(q.since or (window.since if window else "")) or None,
+                "until": str(q.until or (window.until if window else "")) or None,
+            },
+            "time_window": {
+                "expression": window.expression,
+                "since": window.since.isoformat(),
+                "until": window.until.isoformat(),
+            }
+            if window
+            else None,
             "channels": {
-                "vector": [{"id": m.id, "rank": i, "cosine": round(s, 4)} for i, (m, s, _) in enumerate(vec_hits[:20], 1)],
-                "fts": [{"id": m.id, "rank": i, "bm25": round(s, 4)} for i, (m, s, _) in enumerate(fts_hits[:20], 1)],
+                "vector": [
+                    {"id": m.id, "rank": i, "cosine": round(s, 4)}
+                    for i, (m, s, _) in enumerate(vec_hits[:20], 1)
+                ],
+                "fts": [
+                    {"id": m.id, "rank": i, "bm25": round(s, 4)}
+                    for i, (m, s, _) in enumerate(fts_hits[:20], 1)
+                ],
             },
         }
         return ordered, info
@@ -176,12 +215,25 @@ class Retriever:
             if m.status != Status.active:
                 base *= 0.8  # history is shown when asked for, below the current value
             c.raw["cosine"] = cos
-            c.factors = {"rrf": rrf_norm, "relevance": relevance, "vector_relevance": vec_rel,
-                         "term_coverage": coverage, "decay": decay, "importance": importance, "usage": usage}
+            c.factors = {
+                "rrf": rrf_norm,
+                "relevance": relevance,
+                "vector_relevance": vec_rel,
+                "term_coverage": coverage,
+                "decay": decay,
+                "importance": importance,
+                "usage": usage,
+            }
             c.score = base
 
-    def _expand_neighbours(self, cands: dict[str, Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime,
-                           window: TimeWindow | None) -> None:
+    def _expand_neighbours(
+        self,
+        cands: dict[str, Candidate],
+        q: RecallQuery,
+        qvec: np.ndarray,
+        now: datetime,
+        window: TimeWindow | None,
+    ) -> None:
         """A turn's meaning often lives next to it: the answer follows the question that names the topic
         ("What's your dog called?" / "Biscuit."). Fetch the turns adjacent to the best candidates, then let
         adjacent turns lend each other score."""
@@ -195,8 +247,12 @@ class Retriever:
         if seeds:
             have = {(c.memory.session_id, c.memory.seq) for c in cands.values()}
             ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds}
-            for m, vec in self.store.find(q.namespace, lambda w_: self._where(q, window, w_).session_ranges(ranges),
-                                          with_vectors=True, limit=len(ranges) * 3):
+            for m, vec in self.store.find(
+                q.namespace,
+                lambda w_: self._where(q, window, w_).session_ranges(ranges),
+                with_vectors=True,
+                limit=len(ranges) * 3,
+            ):
                 if m.id not in cands and (m.session_id, m.seq) not in have:
                     cands[m.id] = Candidate(m, vec)
                     self._score([cands[m.id]], q, qvec, now)
@@ -230,7 +286,9 @@ class Retriever:
         ordered[:20] = head
 
 
-PHATIC_PRIOR = 0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
+PHATIC_PRIOR = (
+    0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
+)
 _SPEAKERS = frozenset({"user", "assistant", "system", "human", "ai", "用户", "助手"})
 
 
@@ -244,7 +302,7 @@ def _phatic(m: Memory) -> bool:
 def _without(query: str, expression: str) -> str:
     """The query minus the time expression (matched case-insensitively); the original if nothing is left."""
     i = query.casefold().find(expression)
-    rest = (query[:i] + query[i + len(expression):]).strip() if i >= 0 else query
+    rest = (query[:i] + query[i + len(expression) :]).strip() if i >= 0 else query
     return rest if len(rest) >= 2 else query
 
 
@@ -272,8 +330,21 @@ def _why(c: Candidate) -> str:
 def _public(c: Candidate) -> MemoryPublic:
     m = c.memory
     return MemoryPublic(
-        id=m.id, content=m.content, kind=m.kind, score=round(c.score, 4), occurred_at=m.occurred_at,
-        stored_at=m.stored_at, tags=m.tags, entities=m.entities, importance=m.importance, confidence=m.confidence,
-        source=m.source, session_id=m.session_id, metadata=m.metadata, status=m.status, supersedes=m.supersedes,
-        superseded_by=m.superseded_by, source_ids=m.source_ids,
+        id=m.id,
+        content=m.content,
+        kind=m.kind,
+        score=round(c.score, 4),
+        occurred_at=m.occurred_at,
+        stored_at=m.stored_at,
+        tags=m.tags,
+        entities=m.entities,
+        importance=m.importance,
+        confidence=m.confidence,
+        source=m.source,
+        session_id=m.session_id,
+        metadata=m.metadata,
+        status=m.status,
+        supersedes=m.supersedes,
+        superseded_by=m.superseded_by,
+        source_ids=m.source_ids,
     )

@@ -30,13 +30,19 @@ print(json.dumps({"import_s": t1 - t0, "init_s": t2 - t1,
 """
 
 
-def measure_cold_starts(functions: tuple[str, ...] = FUNCTIONS, env: dict[str, str] | None = None,
-                        timeout_s: float = 180.0) -> list[dict]:
+def measure_cold_starts(
+    functions: tuple[str, ...] = FUNCTIONS, env: dict[str, str] | None = None, timeout_s: float = 180.0
+) -> list[dict]:
     """One row per function: import and init seconds, heavy modules loaded, peak RSS, or the error."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="hindsight-coldstart-") as tmp:
-        base = {**os.environ, "HINDSIGHT_STORE_URI": str(Path(tmp) / "data"), "HINDSIGHT_QUEUE": "inprocess",
-                "LITELLM_LOCAL_MODEL_COST_MAP": "True", **(env or {})}
+        base = {
+            **os.environ,
+            "HINDSIGHT_STORE_URI": str(Path(tmp) / "data"),
+            "HINDSIGHT_QUEUE": "inprocess",
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            **(env or {}),
+        }
         for name in functions:
             path = ROOT / "functions" / name / "handler.py"
             row: dict = {"function": name}
@@ -44,16 +50,32 @@ def measure_cold_starts(functions: tuple[str, ...] = FUNCTIONS, env: dict[str, s
                 rows.append({**row, "ok": False, "error": f"{path.relative_to(ROOT)} not found"})
                 continue
             started = _now()
-            proc = subprocess.run([sys.executable, "-c", _PROBE, name, str(path), ",".join(HEAVY)], cwd=ROOT,
-                                  env=base, capture_output=True, text=True, timeout=timeout_s)
+            proc = subprocess.run(
+                [sys.executable, "-c", _PROBE, name, str(path), ",".join(HEAVY)],
+                cwd=ROOT,
+                env=base,
+                capture_output=True,
+                text=True,
+                timeout=timeout_s,
+            )
             wall = _now() - started
             if proc.returncode != 0:
-                rows.append({**row, "ok": False, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]})
+                rows.append(
+                    {**row, "ok": False, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
+                )
                 continue
             probe = json.loads(proc.stdout.strip().splitlines()[-1])
-            rows.append({**row, "ok": True, "import_s": round(probe["import_s"], 3), "init_s": round(probe["init_s"], 3),
-                         "process_s": round(wall, 3), "loaded": probe["loaded"],
-                         "max_rss_mb": round(probe["max_rss_mb"], 1)})
+            rows.append(
+                {
+                    **row,
+                    "ok": True,
+                    "import_s": round(probe["import_s"], 3),
+                    "init_s": round(probe["init_s"], 3),
+                    "process_s": round(wall, 3),
+                    "loaded": probe["loaded"],
+                    "max_rss_mb": round(probe["max_rss_mb"], 1),
+                }
+            )
     return rows
 
 

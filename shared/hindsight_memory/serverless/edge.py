@@ -15,6 +15,9 @@ def error_body(exc: Exception) -> dict:
         return {"error": {"code": exc.code, "message": str(exc)}, "status": exc.status}
     if isinstance(exc, ValidationError):
         fields = sorted({".".join(str(p) for p in e["loc"]) for e in exc.errors()})
-        return {"error": {"code": "invalid_input", "message": f"invalid fields: {', '.join(fields)}"}, "status": 400}
+        return {
+            "error": {"code": "invalid_input", "message": f"invalid fields: {', '.join(fields)}"},
+            "status": 400,
+        }
     log.exception("unexpected error")
     return {"error": {"code": "internal_error", "message": "internal error"}, "status": 500}

@@ -14,8 +14,13 @@ import signal
 import sys
 
 _HANDLER = re.compile(r"^functions\.(\w+)\.handler\.handler$")
-ROLES = {"gateway": ("gateway", None), "recall": ("gateway", None), "store": ("worker", "store"),
-         "reflect": ("worker", "reflect"), "compact": ("run", "compact")}
+ROLES = {
+    "gateway": ("gateway", None),
+    "recall": ("gateway", None),
+    "store": ("worker", "store"),
+    "reflect": ("worker", "reflect"),
+    "compact": ("run", "compact"),
+}
 
 
 def plan(argv: list[str]) -> tuple[str, str | None]:

@@ -46,7 +46,7 @@ def is_sqs_event(event: Any) -> bool:
 
 def parse_sqs(event: Any) -> SqsEvent:
     """Raises:
-        InvalidInput: not an SQS batch event.
+    InvalidInput: not an SQS batch event.
     """
     try:
         return SqsEvent.model_validate(event)

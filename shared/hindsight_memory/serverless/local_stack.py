@@ -40,13 +40,19 @@ class TenantStack:
     def env(self) -> dict[str, str]:
         """The functions' environment as terraform sets it, plus the SDK endpoint of the emulator."""
         return {
-            "AWS_ENDPOINT_URL": self.endpoint, "AWS_DEFAULT_REGION": self.region, "AWS_REGION": self.region,
+            "AWS_ENDPOINT_URL": self.endpoint,
+            "AWS_DEFAULT_REGION": self.region,
+            "AWS_REGION": self.region,
             "AWS_ACCESS_KEY_ID": os.environ.get("AWS_ACCESS_KEY_ID", "test"),
             "AWS_SECRET_ACCESS_KEY": os.environ.get("AWS_SECRET_ACCESS_KEY", "test"),
-            "HINDSIGHT_TENANT": self.tenant, "HINDSIGHT_STORE_URI": f"s3://{self.bucket}/tables",
-            "HINDSIGHT_COLD_URI": f"s3://{self.bucket}/cold", "HINDSIGHT_S3_ENDPOINT": self.endpoint,
-            "HINDSIGHT_QUEUE": "sqs", "HINDSIGHT_STORE_QUEUE_URL": self.store_url,
-            "HINDSIGHT_REFLECT_QUEUE_URL": self.reflect_url, "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            "HINDSIGHT_TENANT": self.tenant,
+            "HINDSIGHT_STORE_URI": f"s3://{self.bucket}/tables",
+            "HINDSIGHT_COLD_URI": f"s3://{self.bucket}/cold",
+            "HINDSIGHT_S3_ENDPOINT": self.endpoint,
+            "HINDSIGHT_QUEUE": "sqs",
+            "HINDSIGHT_STORE_QUEUE_URL": self.store_url,
+            "HINDSIGHT_REFLECT_QUEUE_URL": self.reflect_url,
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
             **self.extra_env,
         }
 
@@ -59,16 +65,30 @@ class TenantStack:
 class LocalTopology:
     """Runner + gateway for one tenant. Reads the environment set by `TenantStack.env()` (call `apply_env`)."""
 
-    def __init__(self, stack: TenantStack, *, port: int, schedule_every_s: float | None = None,
-                 batch_size: int = 10, window_s: float = 0.5) -> None:
+    def __init__(
+        self,
+        stack: TenantStack,
+        *,
+        port: int,
+        schedule_every_s: float | None = None,
+        batch_size: int = 10,
+        window_s: float = 0.5,
+    ) -> None:
         self.stack = stack
         self.port = port
         sqs = stack.sqs()
         self.store = QueueSource("store", stack.store_url, load_handler("store"), batch_size, window_s)
-        self.reflect = QueueSource("reflect", stack.reflect_url, load_handler("reflect"), batch_size, window_s)
-        self.runner = LocalRunner(sqs, [self.store, self.reflect], region=stack.region, wait_s=1,
-                                  schedules={"reflect": self.reflect.handler, "compact": load_handler("compact")},
-                                  schedule_interval_s=schedule_every_s)
+        self.reflect = QueueSource(
+            "reflect", stack.reflect_url, load_handler("reflect"), batch_size, window_s
+        )
+        self.runner = LocalRunner(
+            sqs,
+            [self.store, self.reflect],
+            region=stack.region,
+            wait_s=1,
+            schedules={"reflect": self.reflect.handler, "compact": load_handler("compact")},
+            schedule_interval_s=schedule_every_s,
+        )
         self._server: Any = None
         self._thread: threading.Thread | None = None
 
@@ -85,7 +105,9 @@ class LocalTopology:
         self.runner.start()
         settings = Settings(host="127.0.0.1", port=self.port)
         app = create_app(settings, serverless=True)  # one tenant per stack, tokens required: as deployed
-        self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self._server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        )
         if gateway_in_thread:
             self._thread = threading.Thread(target=self._server.run, name="gateway", daemon=True)
             self._thread.start()
@@ -115,15 +137,21 @@ def apply_env(env: dict[str, str]) -> None:
 def start_localstack(tenant: str) -> str:
     """Run localstack/start.sh (idempotent) and return the endpoint."""
     port = os.environ.get("LOCALSTACK_PORT", "4566")
-    subprocess.run([str(ROOT / "localstack" / "start.sh")], check=True, env={**os.environ, "HINDSIGHT_TENANT": tenant})
+    subprocess.run(
+        [str(ROOT / "localstack" / "start.sh")], check=True, env={**os.environ, "HINDSIGHT_TENANT": tenant}
+    )
     return f"http://127.0.0.1:{port}"
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--tenant", default=os.environ.get("HINDSIGHT_TENANT", "local"))
     p.add_argument("--port", type=int, default=int(os.environ.get("HINDSIGHT_PORT", "8765")))
-    p.add_argument("--schedule-every", type=float, default=300.0, help="seconds between schedule events (0: off)")
+    p.add_argument(
+        "--schedule-every", type=float, default=300.0, help="seconds between schedule events (0: off)"
+    )
     p.add_argument("--endpoint", help="use this running emulator instead of starting LocalStack")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -135,20 +163,28 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "test")
     probe = TenantStack(endpoint, args.tenant, "", "")
     sqs = probe.sqs()
-    urls = {k: sqs.get_queue_url(QueueName=f"hindsight-{args.tenant}-{k}")["QueueUrl"] for k in ("store", "reflect")}
+    urls = {
+        k: sqs.get_queue_url(QueueName=f"hindsight-{args.tenant}-{k}")["QueueUrl"]
+        for k in ("store", "reflect")
+    }
     tokens = os.environ.get("HINDSIGHT_TOKENS")
     token = "(one of HINDSIGHT_TOKENS)"
     if not tokens:
         token, record = create_token(args.tenant, ["*"], admin=True, name="local-admin")
         tokens = json.dumps([record])
-    stack = TenantStack(endpoint, args.tenant, urls["store"], urls["reflect"], extra_env={"HINDSIGHT_TOKENS": tokens})
+    stack = TenantStack(
+        endpoint, args.tenant, urls["store"], urls["reflect"], extra_env={"HINDSIGHT_TOKENS": tokens}
+    )
     apply_env(stack.env())
     topo = LocalTopology(stack, port=args.port, schedule_every_s=args.schedule_every or None)
     topo.start(gateway_in_thread=True)
-    print(f"hindsight local serverless stack for tenant {args.tenant!r}\n"
-          f"  MCP URL:  {topo.mcp_url}\n  token:    {token}\n"
-          f"  emulator: {endpoint} (bucket {stack.bucket}, queues hindsight-{args.tenant}-store|reflect)\n"
-          "Ctrl-C stops the runner and the gateway (LocalStack keeps running: localstack/stop.sh).", flush=True)
+    print(
+        f"hindsight local serverless stack for tenant {args.tenant!r}\n"
+        f"  MCP URL:  {topo.mcp_url}\n  token:    {token}\n"
+        f"  emulator: {endpoint} (bucket {stack.bucket}, queues hindsight-{args.tenant}-store|reflect)\n"
+        "Ctrl-C stops the runner and the gateway (LocalStack keeps running: localstack/stop.sh).",
+        flush=True,
+    )
     try:
         while topo._thread is not None and topo._thread.is_alive():
             topo._thread.join(timeout=1)

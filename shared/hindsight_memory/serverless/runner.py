@@ -50,8 +50,16 @@ class QueueSource:
 
 
 class LocalRunner:
-    def __init__(self, sqs: Any, sources: list[QueueSource], *, region: str = "us-east-1", wait_s: int = 1,
-                 schedules: dict[str, Handler] | None = None, schedule_interval_s: float | None = None) -> None:
+    def __init__(
+        self,
+        sqs: Any,
+        sources: list[QueueSource],
+        *,
+        region: str = "us-east-1",
+        wait_s: int = 1,
+        schedules: dict[str, Handler] | None = None,
+        schedule_interval_s: float | None = None,
+    ) -> None:
         self.sqs = sqs
         self.sources = sources
         self.region = region
@@ -73,16 +81,26 @@ class LocalRunner:
             response = source.handler(event, LocalContext(source.function))
             failed = {f["itemIdentifier"] for f in (response or {}).get("batchItemFailures", [])}
         except Exception:  # noqa: BLE001 - like Lambda: a raised error returns the whole batch
-            log.exception("handler raised; the whole batch returns to the queue", extra={"function": source.function})
+            log.exception(
+                "handler raised; the whole batch returns to the queue", extra={"function": source.function}
+            )
             failed = {m["MessageId"] for m in messages}
         done = [m for m in messages if m["MessageId"] not in failed]
         for start in range(0, len(done), 10):
-            self.sqs.delete_message_batch(QueueUrl=source.queue_url, Entries=[
-                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done[start:start + 10])])
+            self.sqs.delete_message_batch(
+                QueueUrl=source.queue_url,
+                Entries=[
+                    {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]}
+                    for i, m in enumerate(done[start : start + 10])
+                ],
+            )
         for m in messages:
             if m["MessageId"] in failed:
-                self.sqs.change_message_visibility(QueueUrl=source.queue_url, ReceiptHandle=m["ReceiptHandle"],
-                                                   VisibilityTimeout=source.retry_delay_s)
+                self.sqs.change_message_visibility(
+                    QueueUrl=source.queue_url,
+                    ReceiptHandle=m["ReceiptHandle"],
+                    VisibilityTimeout=source.retry_delay_s,
+                )
         return len(messages)
 
     def drain(self, source: QueueSource, timeout_s: float = 60.0) -> int:
@@ -139,9 +157,13 @@ class LocalRunner:
         deadline = time.monotonic() + source.window_s
         wait = wait_s
         while len(out) < source.batch_size:
-            got = self.sqs.receive_message(QueueUrl=source.queue_url, WaitTimeSeconds=wait,
-                                           MaxNumberOfMessages=min(10, source.batch_size - len(out)),
-                                           MessageSystemAttributeNames=["All"], MessageAttributeNames=["All"])
+            got = self.sqs.receive_message(
+                QueueUrl=source.queue_url,
+                WaitTimeSeconds=wait,
+                MaxNumberOfMessages=min(10, source.batch_size - len(out)),
+                MessageSystemAttributeNames=["All"],
+                MessageAttributeNames=["All"],
+            )
             msgs = got.get("Messages", [])
             out += msgs
             if not msgs or time.monotonic() >= deadline:
@@ -161,9 +183,16 @@ class LocalRunner:
             "receiptHandle": m["ReceiptHandle"],
             "body": m["Body"],
             "attributes": m.get("Attributes", {}),
-            "messageAttributes": {k: {"stringValue": v.get("StringValue"), "binaryValue": v.get("BinaryValue"),
-                                      "stringListValues": [], "binaryListValues": [], "dataType": v["DataType"]}
-                                  for k, v in m.get("MessageAttributes", {}).items()},
+            "messageAttributes": {
+                k: {
+                    "stringValue": v.get("StringValue"),
+                    "binaryValue": v.get("BinaryValue"),
+                    "stringListValues": [],
+                    "binaryListValues": [],
+                    "dataType": v["DataType"],
+                }
+                for k, v in m.get("MessageAttributes", {}).items()
+            },
             "md5OfBody": m.get("MD5OfBody", ""),
             "eventSource": "aws:sqs",
             "eventSourceARN": self._arn(source.queue_url),

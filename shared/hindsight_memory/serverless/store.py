@@ -29,8 +29,13 @@ class StoreConsumer:
         from ..service import build_store
 
         embedder = make_embedder(settings.embedder, settings.embed_threads)
-        writer = Writer(build_store(settings, embedder), embedder, dedup_threshold=settings.dedup_threshold,
-                        working_turns=settings.working_memory_turns, embed_batch_size=settings.embed_batch_size)
+        writer = Writer(
+            build_store(settings, embedder),
+            embedder,
+            dedup_threshold=settings.dedup_threshold,
+            working_turns=settings.working_memory_turns,
+            embed_batch_size=settings.embed_batch_size,
+        )
         return cls(writer)
 
     def handle(self, event: Any) -> dict:
@@ -49,14 +54,21 @@ class StoreConsumer:
                 ops.append((rec.message_id, decode(rec.body)))
             except ValidationError as exc:
                 # Poison: returned alone; after maxReceiveCount the redrive policy moves it to the DLQ.
-                log.error("undecodable store message", extra={"message_id": rec.message_id,
-                                                               "receive_count": rec.receive_count,
-                                                               "errors": exc.error_count()})
+                log.error(
+                    "undecodable store message",
+                    extra={
+                        "message_id": rec.message_id,
+                        "receive_count": rec.receive_count,
+                        "errors": exc.error_count(),
+                    },
+                )
                 failed.append(rec.message_id)
         poison = len(failed)
         if ops:
             failed += self._apply(ops)
-        log.info("store batch", extra={"records": len(records), "poison": poison, "failed": len(failed) - poison})
+        log.info(
+            "store batch", extra={"records": len(records), "poison": poison, "failed": len(failed) - poison}
+        )
         return BatchResponse(failed=failed)
 
     def _apply(self, ops: list[tuple[str, WriteOp]]) -> list[str]:

@@ -37,7 +37,9 @@ def reflection_trigger() -> Trigger:
     try:
         from ..reflection import run_trigger
     except ImportError as exc:
-        raise HindsightError("reflection is not available in this build (hindsight_memory.reflection)") from exc
+        raise HindsightError(
+            "reflection is not available in this build (hindsight_memory.reflection)"
+        ) from exc
     return run_trigger
 
 
@@ -54,8 +56,10 @@ def reflect(service: Any, event: Any, run_trigger: Trigger | None = None) -> dic
                 raise InvalidInput("a reflect trigger must be a JSON object")
             run(service, payload)
         except Exception:  # noqa: BLE001 - only this trigger returns to the queue (then to the DLQ)
-            log.exception("reflect trigger failed", extra={"message_id": rec.message_id,
-                                                           "receive_count": rec.receive_count})
+            log.exception(
+                "reflect trigger failed",
+                extra={"message_id": rec.message_id, "receive_count": rec.receive_count},
+            )
             failed.append(rec.message_id)
     return BatchResponse(failed=failed).to_lambda()
 
@@ -70,7 +74,7 @@ def compact(service: Any, event: Any) -> dict:
     try:
         task = CompactTask.model_validate(schedule_payload(event))
     except ValidationError as exc:
-        raise InvalidInput("expected {\"task\": \"compact\"}") from exc
+        raise InvalidInput('expected {"task": "compact"}') from exc
     run = getattr(service, "compact", None)
     if run is None:
         raise HindsightError("compaction is not available in this build (MemoryService.compact)")

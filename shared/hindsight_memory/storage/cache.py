@@ -36,7 +36,11 @@ _ANY = re.compile(r"array_has_any\((tag_keys|entity_keys), \[('[0-9a-f]{8,64}'(?
 _KEYS = re.compile(r"session_key IN \(('[0-9a-f]{8,64}'(?:, '[0-9a-f]{8,64}')*)\)")
 _TIME = re.compile(r"occurred_at (>=|<|<=|>) TIMESTAMP '(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6})'")
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
-    ">=": lambda a, b: a >= b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b}
+    ">=": lambda a, b: a >= b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+}
 
 
 @dataclass
@@ -142,8 +146,9 @@ class VectorCache:
         self._lock = threading.Lock()  # the dict
         self._refresh = threading.Lock()  # the pinned snapshot handle: one refresh at a time
 
-    def search(self, namespace: str, ns_where: str, clauses: list[str], vector: np.ndarray, limit: int,
-               version: int) -> list[tuple[dict, float, np.ndarray]] | None:
+    def search(
+        self, namespace: str, ns_where: str, clauses: list[str], vector: np.ndarray, limit: int, version: int
+    ) -> list[tuple[dict, float, np.ndarray]] | None:
         """(row, cosine, vector) of the nearest rows passing the filter; None: not answerable from the cache."""
         spec = parse(namespace, clauses)
         if spec is None:
@@ -225,7 +230,9 @@ class VectorCache:
     def _delta(self, namespace: str, ns_where: str, st: _State, version: int) -> _State | None:
         """The entry at `version` from rows in newer fragments, or None when only a reload is safe."""
         boundary = (st.max_frag + 1) << 32
-        new = _own(self._source.fetch(f"{ns_where} AND _rowid >= {int(boundary)}", with_vector=True), namespace)
+        new = _own(
+            self._source.fetch(f"{ns_where} AND _rowid >= {int(boundary)}", with_vector=True), namespace
+        )
         alive = st.alive.copy()
         for i in new.column("id").to_pylist():
             j = st.ids.get(i)
@@ -274,8 +281,12 @@ def _columns(t: pa.Table, base: int, keys: dict[str, dict[str, list[int]]]) -> d
         if k:
             index.setdefault(k, []).append(base + j)
     return {
-        "status": pc.fill_null(pc.index_in(t.column("status"), value_set=pa.array(_STATUS)), -1).to_numpy().astype(np.int8),
-        "kind": pc.fill_null(pc.index_in(t.column("kind"), value_set=pa.array(_KIND)), -1).to_numpy().astype(np.int8),
+        "status": pc.fill_null(pc.index_in(t.column("status"), value_set=pa.array(_STATUS)), -1)
+        .to_numpy()
+        .astype(np.int8),
+        "kind": pc.fill_null(pc.index_in(t.column("kind"), value_set=pa.array(_KIND)), -1)
+        .to_numpy()
+        .astype(np.int8),
         "occurred": pc.fill_null(occ, 0).to_numpy().astype(np.int64),
         "timed": pc.is_valid(occ).to_numpy(zero_copy_only=False),
         "rowid": t.column("_rowid").to_numpy().astype(np.uint64),
@@ -294,10 +305,22 @@ def _build(version: int, t: pa.Table, vecs: np.ndarray, rowid: np.ndarray | None
     keys: dict[str, dict[str, list[int]]] = {}
     cols = _columns(t, 0, keys)
     rid = cols["rowid"] if rowid is None else rowid
-    return _State(version=version, n=n, table=t.combine_chunks(), mat=mat, inv_norm=_inv_norm(vecs), rowid=rid,
-                  alive=np.ones(n, dtype=bool), status=cols["status"], kind=cols["kind"], occurred=cols["occurred"],
-                  timed=cols["timed"], keys=keys, ids={i: j for j, i in enumerate(t.column("id").to_pylist())},
-                  max_frag=int(rid.max() >> np.uint64(32)) if n else -1)
+    return _State(
+        version=version,
+        n=n,
+        table=t.combine_chunks(),
+        mat=mat,
+        inv_norm=_inv_norm(vecs),
+        rowid=rid,
+        alive=np.ones(n, dtype=bool),
+        status=cols["status"],
+        kind=cols["kind"],
+        occurred=cols["occurred"],
+        timed=cols["timed"],
+        keys=keys,
+        ids={i: j for j, i in enumerate(t.column("id").to_pylist())},
+        max_frag=int(rid.max() >> np.uint64(32)) if n else -1,
+    )
 
 
 def _append(st: _State, version: int, alive: np.ndarray, t: pa.Table, vecs: np.ndarray) -> _State:
@@ -309,17 +332,26 @@ def _append(st: _State, version: int, alive: np.ndarray, t: pa.Table, vecs: np.n
     if n > len(mat):  # grow into a new buffer; readers of older states keep the old one
         mat = np.empty((max(2 * len(mat), n), mat.shape[1]), dtype=np.float32)
         mat[: st.n] = st.mat[: st.n]
-    mat[st.n: n] = vecs
+    mat[st.n : n] = vecs
     cols = _columns(t, st.n, st.keys)
     for j, i in enumerate(t.column("id").to_pylist()):
         st.ids[i] = st.n + j
     return _State(
-        version=version, n=n, table=pa.concat_tables([st.table, t.select(st.table.column_names)]), mat=mat,
-        inv_norm=np.concatenate([st.inv_norm, _inv_norm(vecs)]), rowid=np.concatenate([st.rowid, cols["rowid"]]),
-        alive=np.concatenate([alive, np.ones(m, dtype=bool)]), status=np.concatenate([st.status, cols["status"]]),
-        kind=np.concatenate([st.kind, cols["kind"]]), occurred=np.concatenate([st.occurred, cols["occurred"]]),
-        timed=np.concatenate([st.timed, cols["timed"]]), keys=st.keys, ids=st.ids,
-        max_frag=max(st.max_frag, int(cols["rowid"].max() >> np.uint64(32))))
+        version=version,
+        n=n,
+        table=pa.concat_tables([st.table, t.select(st.table.column_names)]),
+        mat=mat,
+        inv_norm=np.concatenate([st.inv_norm, _inv_norm(vecs)]),
+        rowid=np.concatenate([st.rowid, cols["rowid"]]),
+        alive=np.concatenate([alive, np.ones(m, dtype=bool)]),
+        status=np.concatenate([st.status, cols["status"]]),
+        kind=np.concatenate([st.kind, cols["kind"]]),
+        occurred=np.concatenate([st.occurred, cols["occurred"]]),
+        timed=np.concatenate([st.timed, cols["timed"]]),
+        keys=st.keys,
+        ids=st.ids,
+        max_frag=max(st.max_frag, int(cols["rowid"].max() >> np.uint64(32))),
+    )
 
 
 def _matching(st: _State, spec: Spec) -> np.ndarray:

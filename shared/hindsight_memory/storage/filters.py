@@ -88,7 +88,10 @@ class Where:
 
     def session_ranges(self, ranges: Iterable[tuple[str, int, int]]) -> "Where":
         """Rows of any of the given sessions (by key digest) within a seq range: neighbour lookups."""
-        parts = [f"(session_key = {_hex_list([k])} AND seq >= {int(lo)} AND seq <= {int(hi)})" for k, lo, hi in ranges]
+        parts = [
+            f"(session_key = {_hex_list([k])} AND seq >= {int(lo)} AND seq <= {int(hi)})"
+            for k, lo, hi in ranges
+        ]
         self._clauses.append(f"({' OR '.join(parts)})" if parts else "false")
         return self
 

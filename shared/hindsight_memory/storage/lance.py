@@ -37,9 +37,16 @@ CATALOG = "catalog"
 CATALOG_SCHEMA = pa.schema([pa.field("key", pa.string(), nullable=False), pa.field("value", pa.string())])
 # Scalar indexes built once a table is large enough: (column, kind) per table.
 _SCALAR_INDEXES = {
-    "memories": [("id", "btree"), ("namespace", "btree"), ("kind", "bitmap"), ("status", "bitmap"),
-                 ("tag_keys", "label_list"), ("entity_keys", "label_list"),
-                 ("session_key", "btree"), ("slot_key", "btree")],  # neighbour lookups, supersede checks
+    "memories": [
+        ("id", "btree"),
+        ("namespace", "btree"),
+        ("kind", "bitmap"),
+        ("status", "bitmap"),
+        ("tag_keys", "label_list"),
+        ("entity_keys", "label_list"),
+        ("session_key", "btree"),
+        ("slot_key", "btree"),
+    ],  # neighbour lookups, supersede checks
     "events": [("id", "btree"), ("namespace", "btree"), ("idem_key", "btree"), ("memory_id", "btree")],
     "cold": [("id", "btree"), ("namespace", "btree")],
 }
@@ -72,7 +79,9 @@ class LanceStore:
         self.storage_options = storage_options or {}
         self._read_consistency = read_consistency
         self._retries = commit_retries
-        self._db = lancedb.connect(uri, storage_options=storage_options or None, read_consistency_interval=read_consistency)
+        self._db = lancedb.connect(
+            uri, storage_options=storage_options or None, read_consistency_interval=read_consistency
+        )
         self._schema = memory_schema(dim, model_id)
         # Which memories/cold tables are current is recorded in the catalog, so a reindex can switch atomically.
         current = self.current_tables() if memories_table is None else {}
@@ -119,9 +128,13 @@ class LanceStore:
             return
         from lancedb.index import FTS
 
-        self._retry(lambda: self.memories.create_index(
-            "search_text", config=FTS(base_tokenizer="simple", stem=True, remove_stop_words=False, ascii_folding=True),
-            replace=True))
+        self._retry(
+            lambda: self.memories.create_index(
+                "search_text",
+                config=FTS(base_tokenizer="simple", stem=True, remove_stop_words=False, ascii_folding=True),
+                replace=True,
+            )
+        )
         self._fts_ready = True
 
     def _retry(self, op: Callable[[], T]) -> T:
@@ -137,7 +150,9 @@ class LanceStore:
                 if attempt == self._retries:
                     raise StorageConflict(f"commit failed after {attempt + 1} attempts: {exc}") from exc
                 delay = min(2.0, 0.05 * 2**attempt) * (0.5 + random.random())
-                log.warning("commit conflict, retrying", extra={"attempt": attempt + 1, "delay_s": round(delay, 3)})
+                log.warning(
+                    "commit conflict, retrying", extra={"attempt": attempt + 1, "delay_s": round(delay, 3)}
+                )
                 time.sleep(delay)
         raise AssertionError("unreachable")
 
@@ -146,9 +161,13 @@ class LanceStore:
         """Insert or replace whole memories in one commit (merge on id)."""
         if not memories:
             return
-        rows = pa.Table.from_pylist([memory_to_row(m, v) for m, v in zip(memories, vectors, strict=True)], schema=self._schema)
+        rows = pa.Table.from_pylist(
+            [memory_to_row(m, v) for m, v in zip(memories, vectors, strict=True)], schema=self._schema
+        )
         t = self.cold if table == COLD else self.memories
-        self._retry(lambda: t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows))
+        self._retry(
+            lambda: t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
+        )
 
     def append_events(self, rows: list[dict[str, Any]]) -> None:
         """Append raw events; ids are deterministic, so a redelivered batch inserts nothing twice."""
@@ -168,13 +187,17 @@ class LanceStore:
             self._retry(lambda t=t: _prune(t, older_than))
 
     # ---------------------------------------------------------------- reads
-    def _rows(self, table: Any, where: Where, columns: list[str] | None = None, limit: int | None = None) -> list[dict]:
+    def _rows(
+        self, table: Any, where: Where, columns: list[str] | None = None, limit: int | None = None
+    ) -> list[dict]:
         q = table.search().where(str(where))
         if columns:
             q = q.select(columns)
         return q.limit(limit).to_list()  # limit None = every matching row (the default would be 10)
 
-    def get(self, namespace: str, ids: Iterable[str], *, with_vectors: bool = False, table: str = MEMORIES) -> list[tuple[Memory, Any]]:
+    def get(
+        self, namespace: str, ids: Iterable[str], *, with_vectors: bool = False, table: str = MEMORIES
+    ) -> list[tuple[Memory, Any]]:
         ids = list(ids)
         if not ids:
             return []
@@ -183,54 +206,91 @@ class LanceStore:
         rows = self._rows(t, Where(namespace).ids(ids), cols)
         return [(row_to_memory(r), r.get("vector")) for r in self._own(namespace, rows)]
 
-    def find(self, namespace: str, build: Callable[[Where], Where], *, with_vectors: bool = False,
-             limit: int | None = None, table: str = MEMORIES) -> list[tuple[Memory, Any]]:
+    def find(
+        self,
+        namespace: str,
+        build: Callable[[Where], Where],
+        *,
+        with_vectors: bool = False,
+        limit: int | None = None,
+        table: str = MEMORIES,
+    ) -> list[tuple[Memory, Any]]:
         """Memories of one namespace matching extra clauses added by `build`."""
         t = self.cold if table == COLD else self.memories
         rows = self._rows(t, build(Where(namespace)), None if with_vectors else _SEARCH_COLUMNS, limit)
         return [(row_to_memory(r), r.get("vector")) for r in self._own(namespace, rows)]
 
     def events_by_idem(self, namespace: str, idem_keys: Iterable[str]) -> dict[str, dict]:
-        rows = self._rows(self.events, Where(namespace).keys_in("idem_key", idem_keys), ["id", "namespace", "idem_key", "memory_id"])
+        rows = self._rows(
+            self.events,
+            Where(namespace).keys_in("idem_key", idem_keys),
+            ["id", "namespace", "idem_key", "memory_id"],
+        )
         return {r["idem_key"]: r for r in self._own(namespace, rows)}
 
-    def find_events(self, namespace: str, build: Callable[[Where], Where], limit: int | None = None) -> list[dict]:
+    def find_events(
+        self, namespace: str, build: Callable[[Where], Where], limit: int | None = None
+    ) -> list[dict]:
         return self._own(namespace, self._rows(self.events, build(Where(namespace)), None, limit))
 
-    def vector_search(self, namespace: str, vector: np.ndarray, where: Where, limit: int,
-                      table: str = MEMORIES) -> list[tuple[Memory, float, Any]]:
+    def vector_search(
+        self, namespace: str, vector: np.ndarray, where: Where, limit: int, table: str = MEMORIES
+    ) -> list[tuple[Memory, float, Any]]:
         """Nearest memories by cosine similarity, prefiltered by `where` (which is scoped to `namespace`)."""
         self._check_scope(namespace, where)
         if table == MEMORIES and self._cache is not None:
-            hits = self._cache.search(namespace, str(Where(namespace)), list(where._clauses), vector, limit,
-                                      self.memories.version)
+            hits = self._cache.search(
+                namespace, str(Where(namespace)), list(where._clauses), vector, limit, self.memories.version
+            )
             if hits is not None:
                 mine = {id(r) for r in self._own(namespace, [r for r, _, _ in hits])}
                 return [(row_to_memory(r), cos, v) for r, cos, v in hits if id(r) in mine]
         t = self.cold if table == COLD else self.memories
-        rows = (t.search(vector, vector_column_name="vector").distance_type("cosine")
-                .where(str(where), prefilter=True).select([*_WITH_VECTOR, "_distance"]).limit(limit).to_list())
-        return [(row_to_memory(r), 1.0 - float(r["_distance"]), r["vector"]) for r in self._own(namespace, rows)]
+        rows = (
+            t.search(vector, vector_column_name="vector")
+            .distance_type("cosine")
+            .where(str(where), prefilter=True)
+            .select([*_WITH_VECTOR, "_distance"])
+            .limit(limit)
+            .to_list()
+        )
+        return [
+            (row_to_memory(r), 1.0 - float(r["_distance"]), r["vector"]) for r in self._own(namespace, rows)
+        ]
 
-    def nearest_many(self, namespace: str, vectors: np.ndarray, where: Where, limit: int) -> list[list[tuple[Memory, float, Any]]]:
+    def nearest_many(
+        self, namespace: str, vectors: np.ndarray, where: Where, limit: int
+    ) -> list[list[tuple[Memory, float, Any]]]:
         """Batched nearest-neighbour lookups (dedup at write time): one query for many vectors."""
         self._check_scope(namespace, where)
         if len(vectors) == 0:
             return []
-        rows = (self.memories.search(list(vectors), vector_column_name="vector").distance_type("cosine")
-                .where(str(where), prefilter=True).limit(limit).to_list())
+        rows = (
+            self.memories.search(list(vectors), vector_column_name="vector")
+            .distance_type("cosine")
+            .where(str(where), prefilter=True)
+            .limit(limit)
+            .to_list()
+        )
         out: list[list[tuple[Memory, float, Any]]] = [[] for _ in range(len(vectors))]
         for r in self._own(namespace, rows):
             out[r.get("query_index", 0)].append((row_to_memory(r), 1.0 - float(r["_distance"]), r["vector"]))
         return out
 
-    def fts_search(self, namespace: str, text: str, where: Where, limit: int) -> list[tuple[Memory, float, Any]]:
+    def fts_search(
+        self, namespace: str, text: str, where: Where, limit: int
+    ) -> list[tuple[Memory, float, Any]]:
         """BM25 over content + context. The query text goes to the FTS engine as a query, not into a filter."""
         self._check_scope(namespace, where)
         if not self._fts_ready or not text.strip():
             return []
-        rows = (self.memories.search(text, query_type="fts", fts_columns="search_text")
-                .where(str(where), prefilter=True).select([*_WITH_VECTOR, "_score"]).limit(limit).to_list())
+        rows = (
+            self.memories.search(text, query_type="fts", fts_columns="search_text")
+            .where(str(where), prefilter=True)
+            .select([*_WITH_VECTOR, "_score"])
+            .limit(limit)
+            .to_list()
+        )
         return [(row_to_memory(r), float(r["_score"]), r["vector"]) for r in self._own(namespace, rows)]
 
     def count(self, namespace: str | None = None, table: str = MEMORIES) -> int:
@@ -272,7 +332,11 @@ class LanceStore:
         if since is not None:
             where.time("at", ">=", since)
         table = self._runs(create=False)
-        return sorted(self._own(namespace, self._rows(table, where)), key=lambda r: r["at"]) if table is not None else []
+        return (
+            sorted(self._own(namespace, self._rows(table, where)), key=lambda r: r["at"])
+            if table is not None
+            else []
+        )
 
     def active_namespaces(self, since: datetime) -> set[str]:
         """Namespaces with events or reflection runs since `since` (tenant-wide maintenance only)."""
@@ -301,14 +365,31 @@ class LanceStore:
     def set_catalog(self, entries: dict[str, str]) -> None:
         """Write entries in ONE commit, so readers see a table switch happen all at once or not at all."""
         table = self._open(CATALOG, CATALOG_SCHEMA)
-        data = pa.Table.from_pylist([{"key": k, "value": v} for k, v in entries.items()], schema=CATALOG_SCHEMA)
-        self._retry(lambda: table.merge_insert("key").when_matched_update_all().when_not_matched_insert_all().execute(data))
+        data = pa.Table.from_pylist(
+            [{"key": k, "value": v} for k, v in entries.items()], schema=CATALOG_SCHEMA
+        )
+        self._retry(
+            lambda: (
+                table.merge_insert("key")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(data)
+            )
+        )
 
     def sibling(self, *, model_id: str, dim: int, memories_table: str, cold_table: str) -> "LanceStore":
         """Another generation of memory tables in the same database (a reindex target)."""
-        return LanceStore(self.uri, model_id=model_id, dim=dim, storage_options=self.storage_options or None,
-                          read_consistency=self._read_consistency, commit_retries=self._retries,
-                          memories_table=memories_table, cold_table=cold_table, vector_cache_rows=self._cache_rows)
+        return LanceStore(
+            self.uri,
+            model_id=model_id,
+            dim=dim,
+            storage_options=self.storage_options or None,
+            read_consistency=self._read_consistency,
+            commit_retries=self._retries,
+            memories_table=memories_table,
+            cold_table=cold_table,
+            vector_cache_rows=self._cache_rows,
+        )
 
     def table_names(self) -> list[str]:
         names: list[str] = []
@@ -340,7 +421,10 @@ class LanceStore:
 
     def purge_ids(self, namespace: str, memory_ids: Iterable[str], event_ids: Iterable[str]) -> None:
         """Delete memories from every memory table (live and retired) and their events."""
-        mem_where, ev_where = str(Where(namespace).ids(list(memory_ids))), str(Where(namespace).ids(list(event_ids)))
+        mem_where, ev_where = (
+            str(Where(namespace).ids(list(memory_ids))),
+            str(Where(namespace).ids(list(event_ids))),
+        )
         for name in self.memory_tables():
             t = self._physical(name)
             self._retry(lambda t=t: t.delete(mem_where))
@@ -353,8 +437,14 @@ class LanceStore:
             t = self._physical(name)
             self._retry(lambda t=t: t.delete(where))
 
-    def scan(self, namespace: str | None, table: str = MEMORIES, *, with_vectors: bool = False,
-             batch_rows: int = 2048) -> Iterator[list[tuple[Memory, Any]]]:
+    def scan(
+        self,
+        namespace: str | None,
+        table: str = MEMORIES,
+        *,
+        with_vectors: bool = False,
+        batch_rows: int = 2048,
+    ) -> Iterator[list[tuple[Memory, Any]]]:
         """Every memory of a namespace (None: of all namespaces, for maintenance only), page by page."""
         where = Where(namespace) if namespace else Where.all_namespaces()
         cols = _WITH_VECTOR if with_vectors else _SEARCH_COLUMNS
@@ -372,13 +462,17 @@ class LanceStore:
     def append(self, memories: Sequence[Memory], vectors: Sequence[Any], table: str = MEMORIES) -> None:
         """Plain append without the merge on id: only for rows known to be new (bulk copies, benches)."""
         if memories:
-            rows = pa.Table.from_pylist([memory_to_row(m, v) for m, v in zip(memories, vectors, strict=True)],
-                                        schema=self._schema)
+            rows = pa.Table.from_pylist(
+                [memory_to_row(m, v) for m, v in zip(memories, vectors, strict=True)], schema=self._schema
+            )
             self._retry(lambda: self._table(table).add(rows))
 
     def append_event_records(self, rows: list[dict[str, Any]]) -> None:
         """Append exported events (timestamps as ISO strings); existing ids are kept as they are."""
-        fixed = [{f.name: _from_iso(r.get(f.name)) if f.type == TS else r.get(f.name) for f in EVENT_SCHEMA} for r in rows]
+        fixed = [
+            {f.name: _from_iso(r.get(f.name)) if f.type == TS else r.get(f.name) for f in EVENT_SCHEMA}
+            for r in rows
+        ]
         self.append_events(fixed)
 
     def delete_where(self, namespace: str, build: Callable[[Where], Where], table: str = MEMORIES) -> None:
@@ -395,7 +489,9 @@ class LanceStore:
         return {r["id"] for r in rows if r["namespace"] != namespace}
 
     def namespaces(self, table: str = MEMORIES) -> list[str]:
-        return sorted({r["namespace"] for r in self._rows(self._table(table), Where.all_namespaces(), ["namespace"])})
+        return sorted(
+            {r["namespace"] for r in self._rows(self._table(table), Where.all_namespaces(), ["namespace"])}
+        )
 
     def tier_counts(self, namespace: str) -> dict[str, int]:
         rows = self._own(namespace, self._rows(self.memories, Where(namespace), ["namespace", "tier"]))
@@ -409,9 +505,13 @@ class LanceStore:
         out = {}
         for name, t in ((MEMORIES, self.memories), (EVENTS, self.events), (COLD, self.cold)):
             st = t.stats()
-            out[name] = {"rows": st["num_rows"], "fragments": st["fragment_stats"]["num_fragments"],
-                         "small_fragments": st["fragment_stats"]["num_small_fragments"],
-                         "versions": len(t.list_versions()), "indices": sorted(i.name for i in t.list_indices())}
+            out[name] = {
+                "rows": st["num_rows"],
+                "fragments": st["fragment_stats"]["num_fragments"],
+                "small_fragments": st["fragment_stats"]["num_small_fragments"],
+                "versions": len(t.list_versions()),
+                "indices": sorted(i.name for i in t.list_indices()),
+            }
         return out
 
     def upkeep(self, *, retention: timedelta, scalar_min_rows: int, vector_min_rows: int) -> dict[str, Any]:
@@ -427,10 +527,16 @@ class LanceStore:
             if rows >= scalar_min_rows:
                 for column, kind in _SCALAR_INDEXES[name]:
                     if column not in have:
-                        self._retry(lambda t=t, c=column, k=kind: t.create_index(c, config=kinds[k](), replace=True))
+                        self._retry(
+                            lambda t=t, c=column, k=kind: t.create_index(c, config=kinds[k](), replace=True)
+                        )
                         built.append(f"{name}.{column}")
             if name != EVENTS and rows >= vector_min_rows and "vector" not in have:
-                self._retry(lambda t=t: t.create_index("vector", config=IvfHnswSq(distance_type="cosine"), replace=True))
+                self._retry(
+                    lambda t=t: t.create_index(
+                        "vector", config=IvfHnswSq(distance_type="cosine"), replace=True
+                    )
+                )
                 built.append(f"{name}.vector")
         before = self.table_stats()
         for t in (self.memories, self.events, self.cold):
@@ -456,8 +562,12 @@ class LanceStore:
                 t = self._db.open_table(name)
                 t.checkout(v["version"])
                 data = t.to_arrow()
-                texty = [c for c in data.column_names
-                         if pa.types.is_string(data.schema.field(c).type) or pa.types.is_list(data.schema.field(c).type)]
+                texty = [
+                    c
+                    for c in data.column_names
+                    if pa.types.is_string(data.schema.field(c).type)
+                    or pa.types.is_list(data.schema.field(c).type)
+                ]
                 if any(needle in str(x) for c in texty for x in data.column(c).to_pylist() if x):
                     found.append((name, v["version"]))
         return found
@@ -473,7 +583,10 @@ class LanceStore:
         """Defence in depth: drop (and log) any row that is not of the namespace asked for."""
         good = [r for r in rows if r.get("namespace") == namespace]
         if len(good) != len(rows):
-            log.error("storage returned rows of another namespace; dropped", extra={"dropped": len(rows) - len(good)})
+            log.error(
+                "storage returned rows of another namespace; dropped",
+                extra={"dropped": len(rows) - len(good)},
+            )
         return good
 
 

@@ -102,6 +102,7 @@ RUN_SCHEMA = pa.schema(
     ]
 )
 
+
 def _opt(v: str | None) -> str:
     return v or ""
 

@@ -172,7 +172,20 @@ class ReindexOp(BaseModel):
 
 LIFECYCLE_OPS = (ArchiveOp, RestoreOp, MergeOp, ImportOp, UpkeepOp, ReindexOp)
 
-WriteOp = Annotated[StoreOp | TouchOp | FeedbackOp | ForgetOp | UpdateOp | ClearWorkingOp | AdjustOp
-                    | ArchiveOp | RestoreOp | MergeOp | ImportOp | UpkeepOp | ReindexOp,
-                    Field(discriminator="op")]
+WriteOp = Annotated[
+    StoreOp
+    | TouchOp
+    | FeedbackOp
+    | ForgetOp
+    | UpdateOp
+    | ClearWorkingOp
+    | AdjustOp
+    | ArchiveOp
+    | RestoreOp
+    | MergeOp
+    | ImportOp
+    | UpkeepOp
+    | ReindexOp,
+    Field(discriminator="op"),
+]
 OPS: TypeAdapter[WriteOp] = TypeAdapter(WriteOp)

@@ -101,7 +101,9 @@ class InProcessQueue(WriteQueue):
 class SqsQueue(WriteQueue):
     """Sends ops to the tenant's store queue; the store function (one consumer) applies them."""
 
-    def __init__(self, queue_url: str, client: Any = None, *, max_message_bytes: int = SQS_MAX_MESSAGE_BYTES) -> None:
+    def __init__(
+        self, queue_url: str, client: Any = None, *, max_message_bytes: int = SQS_MAX_MESSAGE_BYTES
+    ) -> None:
         import boto3
 
         self.url = queue_url
@@ -114,7 +116,9 @@ class SqsQueue(WriteQueue):
         return None
 
     def depth(self) -> int:
-        attrs = self._sqs.get_queue_attributes(QueueUrl=self.url, AttributeNames=["ApproximateNumberOfMessages"])
+        attrs = self._sqs.get_queue_attributes(
+            QueueUrl=self.url, AttributeNames=["ApproximateNumberOfMessages"]
+        )
         return int(attrs["Attributes"]["ApproximateNumberOfMessages"])
 
 
@@ -133,13 +137,16 @@ def split_encode(op: WriteOp, max_bytes: int = SQS_MAX_MESSAGE_BYTES) -> list[st
     if len(body.encode()) <= max_bytes:
         return [body]
     if not isinstance(op, StoreOp) or len(op.items) < 2:
-        raise LimitExceeded(f"a {op.op} message of {len(body.encode())} bytes exceeds the queue limit of {max_bytes}")
+        raise LimitExceeded(
+            f"a {op.op} message of {len(body.encode())} bytes exceeds the queue limit of {max_bytes}"
+        )
     half = len(op.items) // 2
-    return [part for items in (op.items[:half], op.items[half:])
-            for part in split_encode(op.model_copy(update={"items": items}), max_bytes)]
+    return [
+        part
+        for items in (op.items[:half], op.items[half:])
+        for part in split_encode(op.model_copy(update={"items": items}), max_bytes)
+    ]
 
 
 def decode(body: str | bytes) -> WriteOp:
     return OPS.validate_json(body)
-
-

@@ -58,8 +58,15 @@ class _Pending:
 
 
 class Writer:
-    def __init__(self, store: LanceStore, embedder: Embedder, *, dedup_threshold: float | None = None,
-                 working_turns: int = 15, embed_batch_size: int = 64) -> None:
+    def __init__(
+        self,
+        store: LanceStore,
+        embedder: Embedder,
+        *,
+        dedup_threshold: float | None = None,
+        working_turns: int = 15,
+        embed_batch_size: int = 64,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.dedup_threshold = dedup_threshold or embedder.calibration.duplicate
@@ -113,8 +120,13 @@ class Writer:
             self._store_namespace(ns, entries, pending, outcomes)
         return outcomes
 
-    def _store_namespace(self, ns: str, entries: list[tuple[int, PreparedItem]], pending: _Pending,
-                         outcomes: dict[int, StoreOutcome]) -> None:
+    def _store_namespace(
+        self,
+        ns: str,
+        entries: list[tuple[int, PreparedItem]],
+        pending: _Pending,
+        outcomes: dict[int, StoreOutcome],
+    ) -> None:
         # 1. idempotency: items whose event exists were written before (retry or redelivery)
         seen = self.store.events_by_idem(ns, {it.idem_key for _, it in entries})
         fresh: list[tuple[int, PreparedItem]] = []
@@ -144,19 +156,37 @@ class Writer:
         next_seq, tails = self._session_state(ns, {it.session_id for _, it in fresh if it.session_id})
         fresh = _situate(fresh, tails)
         texts = [_embed_text(it) for _, it in fresh]
-        vectors = np.concatenate([self.embedder.embed_passages(texts[s: s + self.embed_batch_size])
-                                  for s in range(0, len(texts), self.embed_batch_size)])
+        vectors = np.concatenate(
+            [
+                self.embedder.embed_passages(texts[s : s + self.embed_batch_size])
+                for s in range(0, len(texts), self.embed_batch_size)
+            ]
+        )
 
         # 3. what already exists: near neighbours (dedup), same slots (supersede), session positions (order)
-        neighbours = self.store.nearest_many(ns, vectors, Where(ns).enum_in("status", [Status.active]), limit=4)
+        neighbours = self.store.nearest_many(
+            ns, vectors, Where(ns).enum_in("status", [Status.active]), limit=4
+        )
         # Reflection's episodes and lessons ("Task: ...", "X is Y") compete by confidence, never supersede by slot.
-        slots = {it.id: (it.slot or (extract_slot(it.content) if it.kind != Kind.working and it.source != Source.reflection
-                                     else None)) for _, it in fresh}
+        slots = {
+            it.id: (
+                it.slot
+                or (
+                    extract_slot(it.content)
+                    if it.kind != Kind.working and it.source != Source.reflection
+                    else None
+                )
+            )
+            for _, it in fresh
+        }
         slot_keys = {key(s) for s in slots.values() if s}
         by_slot: dict[str, Memory] = {}
         if slot_keys:
-            for m, v in self.store.find(ns, lambda w: w.enum_in("status", [Status.active]).keys_in("slot_key", slot_keys),
-                                        with_vectors=True):
+            for m, v in self.store.find(
+                ns,
+                lambda w: w.enum_in("status", [Status.active]).keys_in("slot_key", slot_keys),
+                with_vectors=True,
+            ):
                 k = key(m.slot) if m.slot else None
                 if k and (k not in by_slot or m.occurred_at > by_slot[k].occurred_at):
                     by_slot[k] = m
@@ -183,10 +213,19 @@ class Writer:
             mem = _new_memory(ns, it, seq, self.embedder.model_id, slots[it.id])
             slot_k = key(mem.slot) if mem.slot else None
             old = by_slot.get(slot_k) if slot_k else None
-            if old is not None and old.id != mem.id and old.kind == mem.kind and old.occurred_at <= mem.occurred_at:
+            if (
+                old is not None
+                and old.id != mem.id
+                and old.kind == mem.kind
+                and old.occurred_at <= mem.occurred_at
+            ):
                 old = pending.memories.get(old.id, old)
-                pending.put(old.model_copy(update={"status": Status.superseded, "superseded_by": mem.id, "updated_at": now}),
-                            pending.vectors[old.id])
+                pending.put(
+                    old.model_copy(
+                        update={"status": Status.superseded, "superseded_by": mem.id, "updated_at": now}
+                    ),
+                    pending.vectors[old.id],
+                )
                 mem.supersedes = old.id
                 outcomes[i].superseded += 1
             if slot_k:
@@ -196,7 +235,9 @@ class Writer:
             batch.append((mem, vec))
             outcomes[i].stored += 1
 
-    def _find_duplicate(self, it: PreparedItem, vec: np.ndarray, near: list, batch: list) -> tuple[Memory, Any] | None:
+    def _find_duplicate(
+        self, it: PreparedItem, vec: np.ndarray, near: list, batch: list
+    ) -> tuple[Memory, Any] | None:
         """A near-identical active memory of the same kind stating the same values, or None."""
         h = content_hash(it.content)
         values = value_tokens(it.content)
@@ -222,14 +263,20 @@ class Writer:
             for m, _ in rows:
                 if m.session_id in nxt:
                     nxt[m.session_id] = max(nxt[m.session_id], m.seq + 1)
-                    tails[m.session_id] = [*tails[m.session_id][-(CONTEXT_TURNS - 1):], m.content]
+                    tails[m.session_id] = [*tails[m.session_id][-(CONTEXT_TURNS - 1) :], m.content]
         return nxt, tails
 
     def _trim_working(self, pending: _Pending) -> None:
         """Working memory keeps the last N turns of a session; older turns stay in the event log."""
-        sessions = {(m.namespace, m.session_id) for m in pending.memories.values() if m.kind == Kind.working and m.session_id}
+        sessions = {
+            (m.namespace, m.session_id)
+            for m in pending.memories.values()
+            if m.kind == Kind.working and m.session_id
+        }
         for ns, sid in sessions:
-            rows = self.store.find(ns, lambda w, s=sid: w.keys_in("session_key", [key(s)]).enum_in("kind", [Kind.working]))
+            rows = self.store.find(
+                ns, lambda w, s=sid: w.keys_in("session_key", [key(s)]).enum_in("kind", [Kind.working])
+            )
             rows.sort(key=lambda r: r[0].seq)
             excess = [m.id for m, _ in rows[: max(0, len(rows) - self.working_turns)]]
             if excess:
@@ -240,13 +287,23 @@ class Writer:
         missing = [i for i in ids if i not in pending.memories]
         for m, v in self.store.get(ns, missing, with_vectors=True):
             pending.put(m, v)
-        return [pending.memories[i] for i in ids if i in pending.memories and pending.memories[i].namespace == ns]
+        return [
+            pending.memories[i] for i in ids if i in pending.memories and pending.memories[i].namespace == ns
+        ]
 
     def _touch(self, op: TouchOp, pending: _Pending) -> int:
         mems = self._load(op.namespace, op.ids, pending)
         for m in mems:
-            pending.put(m.model_copy(update={"access_count": m.access_count + 1, "last_accessed_at": as_utc(op.at),
-                                             "tier": "hot"}), pending.vectors[m.id])
+            pending.put(
+                m.model_copy(
+                    update={
+                        "access_count": m.access_count + 1,
+                        "last_accessed_at": as_utc(op.at),
+                        "tier": "hot",
+                    }
+                ),
+                pending.vectors[m.id],
+            )
         return len(mems)
 
     def _feedback(self, op: FeedbackOp, pending: _Pending) -> dict:
@@ -259,7 +316,11 @@ class Writer:
         fb = dict(meta.get("_feedback", {"useful": 0, "not_useful": 0}))
         fb["useful" if op.useful else "not_useful"] += 1
         meta["_feedback"] = fb
-        upd = {"importance": min(1.0, max(0.0, m.importance + step)), "metadata": meta, "updated_at": as_utc(op.at)}
+        upd = {
+            "importance": min(1.0, max(0.0, m.importance + step)),
+            "metadata": meta,
+            "updated_at": as_utc(op.at),
+        }
         if op.useful:
             upd["last_confirmed_at"] = as_utc(op.at)
         pending.put(m.model_copy(update=upd), pending.vectors[m.id])
@@ -268,7 +329,9 @@ class Writer:
     def _update(self, op: UpdateOp, pending: _Pending) -> int:
         mems = self._load(op.namespace, list(op.changes), pending)
         for m in mems:
-            pending.put(m.model_copy(update={**op.changes[m.id], "updated_at": utcnow()}), pending.vectors[m.id])
+            pending.put(
+                m.model_copy(update={**op.changes[m.id], "updated_at": utcnow()}), pending.vectors[m.id]
+            )
         return len(mems)
 
     def _adjust(self, op: AdjustOp, pending: _Pending) -> dict:
@@ -280,7 +343,8 @@ class Writer:
         upd: dict[str, Any] = {
             "confidence": round(min(1.0, max(0.05, m.confidence + op.confidence_delta)), 4),
             "source_ids": m.source_ids + [s for s in op.add_source_ids if s not in m.source_ids],
-            "metadata": {**m.metadata, **op.metadata}, "updated_at": at,
+            "metadata": {**m.metadata, **op.metadata},
+            "updated_at": at,
         }
         if op.confirmed:
             upd.update(last_confirmed_at=at, seen_count=m.seen_count + 1, last_seen_at=at)
@@ -289,7 +353,9 @@ class Writer:
 
     def _clear_working(self, op: ClearWorkingOp) -> int:
         ns, sid = op.namespace, op.session_id
-        rows = self.store.find(ns, lambda w: w.keys_in("session_key", [key(sid)]).enum_in("kind", [Kind.working]))
+        rows = self.store.find(
+            ns, lambda w: w.keys_in("session_key", [key(sid)]).enum_in("kind", [Kind.working])
+        )
         if rows:
             self.store.delete(ns, [m.id for m, _ in rows])
         return len(rows)
@@ -311,7 +377,8 @@ _SHORT_CHARS, _SHORT_CJK_CHARS = 80, 30
 
 _INVITES_REPLY = re.compile(
     r"[?？]\s*$|[?？][\"'”’)]?\s*$|\b(?:please|can you|could you|would you|help me|let me know|remind me)\b|请|帮我|麻烦|能不能|可以.{0,8}吗",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def _is_short(text: str) -> bool:
@@ -323,7 +390,9 @@ def _invites_reply(text: str) -> bool:
     return bool(_INVITES_REPLY.search(text))
 
 
-def _situate(fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]]) -> list[tuple[int, PreparedItem]]:
+def _situate(
+    fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]]
+) -> list[tuple[int, PreparedItem]]:
     """A short turn ("14 June.", "Her name is Ottilie.") means little alone: its meaning lives in the turns
     before it. Append those to its context, which is embedded and indexed with it but never returned."""
     out = []
@@ -335,7 +404,7 @@ def _situate(fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]])
             if before and _is_short(it.content) and _invites_reply(before[-1]):
                 ctx = "\n".join([*([it.context] if it.context else []), *before])
                 it = it.model_copy(update={"context": ctx})
-            tails[it.session_id] = [*before[-(CONTEXT_TURNS - 1):], it.content]
+            tails[it.session_id] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
         out.append((i, it))
     return out
 
@@ -348,34 +417,62 @@ def _embed_text(it: PreparedItem) -> str:
 
 def _new_memory(ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | None) -> Memory:
     return Memory(
-        id=it.id, namespace=ns, kind=it.kind, content=normalize(it.content), context=it.context or "",
-        occurred_at=it.occurred_at, stored_at=it.stored_at, updated_at=it.stored_at, session_id=it.session_id,
-        seq=seq, tags=it.tags, entities=it.entities, importance=it.importance, confidence=it.confidence,
-        source=it.source, metadata=it.metadata, source_ids=[it.id, *it.source_ids], slot=slot,
-        embed_model=model_id, last_seen_at=it.stored_at,
+        id=it.id,
+        namespace=ns,
+        kind=it.kind,
+        content=normalize(it.content),
+        context=it.context or "",
+        occurred_at=it.occurred_at,
+        stored_at=it.stored_at,
+        updated_at=it.stored_at,
+        session_id=it.session_id,
+        seq=seq,
+        tags=it.tags,
+        entities=it.entities,
+        importance=it.importance,
+        confidence=it.confidence,
+        source=it.source,
+        metadata=it.metadata,
+        source_ids=[it.id, *it.source_ids],
+        slot=slot,
+        embed_model=model_id,
+        last_seen_at=it.stored_at,
         last_confirmed_at=it.stored_at if it.kind == Kind.semantic else None,
     )
 
 
 def _merge_duplicate(m: Memory, it: PreparedItem, now: datetime) -> Memory:
-    return m.model_copy(update={
-        "seen_count": m.seen_count + 1,
-        "last_seen_at": now,
-        "importance": max(m.importance, it.importance),
-        "confidence": max(m.confidence, it.confidence),
-        "tags": m.tags + [t for t in it.tags if t not in m.tags],
-        "entities": m.entities + [e for e in it.entities if e not in m.entities],
-        "source_ids": m.source_ids + [s for s in [it.id, *it.source_ids] if s not in m.source_ids],
-        "last_confirmed_at": now if m.kind == Kind.semantic else m.last_confirmed_at,
-        "updated_at": now,
-    })
+    return m.model_copy(
+        update={
+            "seen_count": m.seen_count + 1,
+            "last_seen_at": now,
+            "importance": max(m.importance, it.importance),
+            "confidence": max(m.confidence, it.confidence),
+            "tags": m.tags + [t for t in it.tags if t not in m.tags],
+            "entities": m.entities + [e for e in it.entities if e not in m.entities],
+            "source_ids": m.source_ids + [s for s in [it.id, *it.source_ids] if s not in m.source_ids],
+            "last_confirmed_at": now if m.kind == Kind.semantic else m.last_confirmed_at,
+            "updated_at": now,
+        }
+    )
 
 
 def _event(ns: str, it: PreparedItem, memory_id: str) -> dict:
     return {
-        "id": it.id, "namespace": ns, "session_id": it.session_id or "", "session_key": key(it.session_id) if it.session_id else "",
-        "kind": it.kind.value, "content": it.content, "context": it.context or "", "occurred_at": it.occurred_at,
-        "stored_at": it.stored_at, "source": Source(it.source).value, "tags": it.tags, "entities": it.entities,
-        "importance": it.importance, "metadata": json.dumps(it.metadata, ensure_ascii=False), "idem_key": it.idem_key,
+        "id": it.id,
+        "namespace": ns,
+        "session_id": it.session_id or "",
+        "session_key": key(it.session_id) if it.session_id else "",
+        "kind": it.kind.value,
+        "content": it.content,
+        "context": it.context or "",
+        "occurred_at": it.occurred_at,
+        "stored_at": it.stored_at,
+        "source": Source(it.source).value,
+        "tags": it.tags,
+        "entities": it.entities,
+        "importance": it.importance,
+        "metadata": json.dumps(it.metadata, ensure_ascii=False),
+        "idem_key": it.idem_key,
         "memory_id": memory_id,
     }
