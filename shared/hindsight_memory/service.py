@@ -3,6 +3,7 @@
 
 import logging
 import threading
+import time
 from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -33,6 +34,9 @@ from .writer.queue import InProcessQueue, SqsQueue, WriteQueue
 from .writer.writer import StoreOutcome, Writer
 
 log = logging.getLogger(__name__)
+
+TOUCH_FLUSH_S = 5.0  # usage counts reach storage at most this late (or sooner, on flush/close)
+TOUCH_FLUSH_IDS = 500
 
 
 @dataclass
@@ -73,6 +77,9 @@ class MemoryService:
         self.writer = writer
         self.retriever = retriever
         self.counters = Counters()
+        self._touches: dict[str, Counter[str]] = {}
+        self._touched_at = time.monotonic()
+        self._touch_lock = threading.Lock()
         self.llm: Any = None  # reflection's LLMClient; None = heuristic mode (set by build_service)
         self._reflector: Any = None
 
@@ -129,8 +136,6 @@ class MemoryService:
 
     def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
         """Remote writer: poll the event log until every id is recorded."""
-        import time
-
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if len(self.store.find_events(namespace, lambda w: w.ids(ids))) == len(set(ids)):
@@ -145,8 +150,24 @@ class MemoryService:
         result, ids = self.retriever.recall(q)
         self.counters.add(recalls=1, recall_hits=0 if result.missing else 1)
         if ids:
-            self.queue.submit(TouchOp(namespace=q.namespace, ids=ids, at=utcnow()))
+            self._touch(q.namespace, ids)
         return result
+
+    def _touch(self, namespace: str, ids: list[str]) -> None:
+        """Usage counts are batched: one write per namespace every few seconds rather than one per recall, so a
+        busy reader does not turn every recall into a commit."""
+        with self._touch_lock:
+            self._touches.setdefault(namespace, Counter()).update(ids)
+            pending = sum(len(v) for v in self._touches.values())
+            due = time.monotonic() - self._touched_at >= TOUCH_FLUSH_S or pending >= TOUCH_FLUSH_IDS
+        if due:
+            self._flush_touches()
+
+    def _flush_touches(self) -> None:
+        with self._touch_lock:
+            batch, self._touches, self._touched_at = self._touches, {}, time.monotonic()
+        for ns, counts in batch.items():
+            self.queue.submit(TouchOp(namespace=ns, ids=sorted(counts), counts=dict(counts), at=utcnow()))
 
     # ------------------------------------------------------------------ feedback, forget
     def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict:
@@ -284,11 +305,13 @@ class MemoryService:
 
     def flush(self) -> None:
         """Block until everything queued so far is applied (embedded mode)."""
+        self._flush_touches()
         fut = self.queue.submit(TouchOp(namespace="_flush", ids=[], at=utcnow()))
         if fut is not None:
             fut.result(timeout=300)
 
     def close(self) -> None:
+        self._flush_touches()
         self.queue.close()
 
 

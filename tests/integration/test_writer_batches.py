@@ -91,3 +91,23 @@ def test_many_small_stores_are_committed_in_few_batches(tmp_path):
         assert svc.store.memories.version - before < 60
     finally:
         svc.close()
+
+
+def test_usage_from_many_recalls_is_written_in_one_batch(tmp_path):
+    from hindsight_memory.models import RecallQuery
+
+    svc = build_service(Settings(store_uri=str(tmp_path), embedder="hashing"))
+    try:
+        res = svc.store_memories(
+            StoreRequest(namespace="a", items=[{"content": "the release train leaves on Tuesday"}], wait=True)
+        )
+        svc.flush()
+        before = svc.store.memories.version
+        for _ in range(20):
+            svc.recall(RecallQuery(namespace="a", query="when does the release train leave"))
+        assert svc.store.memories.version == before, "no commit per recall"
+        svc.flush()
+        ((mem, _),) = svc.store.get("a", res.ids)
+        assert mem.access_count == 20 and svc.store.memories.version - before <= 2
+    finally:
+        svc.close()

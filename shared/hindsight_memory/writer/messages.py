@@ -46,6 +46,7 @@ class TouchOp(BaseModel):
     namespace: str
     ids: list[str]
     at: datetime
+    counts: dict[str, int] = Field(default_factory=dict, description="times each id was recalled (default 1)")
 
 
 class FeedbackOp(BaseModel):

@@ -297,7 +297,7 @@ class Writer:
             pending.put(
                 m.model_copy(
                     update={
-                        "access_count": m.access_count + 1,
+                        "access_count": m.access_count + op.counts.get(m.id, 1),
                         "last_accessed_at": as_utc(op.at),
                         "tier": "hot",
                     }
