@@ -264,9 +264,11 @@ class Retriever:
                 continue
             prev, nxt = pos.get((m.session_id, m.seq - 1)), pos.get((m.session_id, m.seq + 1))
             lent = []
-            if prev is not None:  # the turn before: strongest when it asked a question this turn answers
+            # Phatic turns ("Anything else?", "听起来不错。") match everything a little and lend nothing; the turn
+            # before lends most when it asked what this turn answers.
+            if prev is not None and not _phatic(prev.memory):
                 lent.append(((ANSWER_SHARE if _is_question(prev.memory.content) else CONTEXT_SHARE), prev))
-            if nxt is not None:
+            if nxt is not None and not _phatic(nxt.memory):
                 lent.append((CONTEXT_SHARE, nxt))
             if not lent:
                 continue
