@@ -95,11 +95,14 @@ class Reflector:
                 if self.llm
                 else (ReflectionDraft(episode=heuristic_episode(traj, found)), {})
             )
-        except BudgetExceeded as exc:
+        except (BudgetExceeded, LLMError) as exc:
+            # Over budget: deferred, retried by the periodic run. Rejected by the LLM layer: failed. Either way
+            # nothing is written and the session stays as it was.
+            status = "deferred" if isinstance(exc, BudgetExceeded) else "failed"
             run = self.runs.record(
                 namespace,
                 trigger=trigger,
-                status="deferred",
+                status=status,
                 mode=self.mode,
                 usage=budget.usage,
                 reason=str(exc),
@@ -108,25 +111,7 @@ class Reflector:
             )
             return {
                 **base,
-                "status": "deferred",
-                "reason": str(exc),
-                "run_id": run,
-                "usage": budget.usage.as_dict(),
-            }
-        except LLMError as exc:  # rejected: nothing is written, the session stays as it was
-            run = self.runs.record(
-                namespace,
-                trigger=trigger,
-                status="failed",
-                mode=self.mode,
-                usage=budget.usage,
-                reason=str(exc),
-                session_id=session_id,
-                resolves=resolves,
-            )
-            return {
-                **base,
-                "status": "failed",
+                "status": status,
                 "reason": str(exc),
                 "run_id": run,
                 "usage": budget.usage.as_dict(),
