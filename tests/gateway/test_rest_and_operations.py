@@ -152,3 +152,33 @@ def test_a_foreign_host_header_is_refused_against_dns_rebinding(live_gateway, ho
             json={"namespace": "alice/a", "query": "q"},
         )
     assert r.status_code == 421
+
+
+def test_rest_forget_by_filter_and_the_one_of_rule(live_gateway):
+    h = live_gateway.headers("alice")
+    ns = "alice/rest-forget"
+    with live_gateway.http() as http:
+        http.post(
+            "/v1/memories/store",
+            headers=h,
+            json={
+                "namespace": ns,
+                "wait": True,
+                "items": [
+                    {"content": "scratch: the temp build id is 9913", "tags": ["scratch"]},
+                    {"content": "keep: the release branch is release/7", "tags": ["keep"]},
+                ],
+            },
+        )
+        none = http.post("/v1/memories/forget", headers=h, json={"namespace": ns})
+        gone = http.post(
+            "/v1/memories/forget", headers=h, json={"namespace": ns, "filter": {"tags": ["scratch"]}}
+        )
+        left = http.post(
+            "/v1/memories/recall",
+            headers=h,
+            json={"namespace": ns, "query": "build id release branch", "min_score": 0, "top_k": 10},
+        ).json()
+    assert none.status_code == 400
+    assert gone.status_code == 200 and gone.json()["forgotten"] == 1
+    assert [m["content"] for m in left["memories"]] == ["keep: the release branch is release/7"]

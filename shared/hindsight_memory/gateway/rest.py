@@ -7,14 +7,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import Unauthorized
 from ..models import RecallQuery, StoreRequest, StoreResult
+from ..writer.messages import ForgetFilter
 from .auth import Principal
 from .ops import Operations
 
 
 class ForgetRequest(BaseModel):
+    """Exactly one of: ids, a filter, or everything=true (the whole namespace)."""
+
     model_config = ConfigDict(extra="forbid")
     namespace: str
-    ids: list[str] = Field(min_length=1, max_length=500)
+    ids: list[str] = Field(default_factory=list, max_length=500)
+    filter: ForgetFilter | None = None
+    everything: bool = False
     purge: bool = False
 
 
@@ -54,9 +59,9 @@ def build_router(ops: Operations) -> APIRouter:
     def recall(body: RecallQuery, who: Who) -> dict:
         return ops.recall(who, body)
 
-    @r.post("/memories/forget", summary="Forget memories by id (soft, or purge)")
+    @r.post("/memories/forget", summary="Forget by ids, a filter or the whole namespace")
     def forget(body: ForgetRequest, who: Who) -> dict:
-        return ops.forget(who, body.namespace, body.ids, body.purge)
+        return ops.forget(who, body.namespace, body.ids, body.purge, body.filter, body.everything)
 
     @r.post("/memories/feedback", summary="Rate a recalled memory as useful or not")
     def feedback(body: FeedbackRequest, who: Who) -> dict:
