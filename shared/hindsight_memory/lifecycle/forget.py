@@ -4,7 +4,6 @@ Select by ids, by a filter, or a whole namespace."""
 from ..models import Memory, Status
 from ..storage.filters import Where
 from ..storage.lance import COLD, MEMORIES, LanceStore
-from ..text import key
 from ..writer.messages import ForgetFilter, ForgetOp
 from .tiers import FORGOTTEN_FROM
 
@@ -76,19 +75,14 @@ def _select(store: LanceStore, ns: str, op: ForgetOp) -> list[Memory]:
 
 def _where(w: Where, f: ForgetFilter) -> Where:
     """Filter clauses from validated parts only (labels are compared as digests, never as text)."""
-    if f.kinds:
-        w.enum_in("kind", f.kinds)
-    if f.tags:
-        w.any_key("tag_keys", [key(t) for t in f.tags])
-    if f.entities:
-        w.any_key("entity_keys", [key(e) for e in f.entities])
-    if f.session_id:
-        w.keys_in("session_key", [key(f.session_id)])
-    if f.before:
-        w.time("occurred_at", "<", f.before)
-    if f.after:
-        w.time("occurred_at", ">=", f.after)
-    return w
+    return w.labels(
+        kinds=f.kinds,
+        tags=f.tags,
+        entities=f.entities,
+        session_id=f.session_id,
+        since=f.after,
+        until=f.before,
+    )
 
 
 def _resolve(store: LanceStore, ns: str, ids: list[str]) -> set[str]:

@@ -111,21 +111,14 @@ class Retriever:
         if q.include_archived:
             statuses.append(Status.archived)
         w.enum_in("status", statuses)
-        if q.kinds:
-            w.enum_in("kind", q.kinds)
-        if q.tags:
-            w.any_key("tag_keys", [key(t) for t in q.tags])
-        if q.entities:
-            w.any_key("entity_keys", [key(e) for e in q.entities])
-        if q.session_id:
-            w.keys_in("session_key", [key(q.session_id)])
-        since = q.since or (window.since if window else None)
-        until = q.until or (window.until if window else None)
-        if since:
-            w.time("occurred_at", ">=", since)
-        if until:
-            w.time("occurred_at", "<", until)
-        return w
+        return w.labels(
+            kinds=q.kinds,
+            tags=q.tags,
+            entities=q.entities,
+            session_id=q.session_id,
+            since=q.since or (window.since if window else None),
+            until=q.until or (window.until if window else None),
+        )
 
     def _search(
         self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future

@@ -13,6 +13,7 @@ from enum import StrEnum
 from ..errors import InvalidInput
 from ..models import as_utc
 from ..namespaces import validate_namespace
+from ..text import key
 
 _HEX = re.compile(r"^[0-9a-f]{8,64}$")
 _ID = re.compile(r"^[0-9a-f]{32}$")
@@ -80,6 +81,32 @@ class Where:
         v = as_utc(value)
         stamp = f"{v.year:04d}-{v:%m-%d %H:%M:%S.%f}"  # %Y does not zero-pad years before 1000
         self._clauses.append(f"{_col(column)} {op} TIMESTAMP '{stamp}'")
+        return self
+
+    def labels(
+        self,
+        *,
+        kinds: Iterable[StrEnum] | None = None,
+        tags: Iterable[str] | None = None,
+        entities: Iterable[str] | None = None,
+        session_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> "Where":
+        """The label and time filters shared by recall and forget: labels compared as digests, times on
+        occurred_at as [since, until). Unset arguments add nothing."""
+        if kinds:
+            self.enum_in("kind", kinds)
+        if tags:
+            self.any_key("tag_keys", [key(t) for t in tags])
+        if entities:
+            self.any_key("entity_keys", [key(e) for e in entities])
+        if session_id:
+            self.keys_in("session_key", [key(session_id)])
+        if since:
+            self.time("occurred_at", ">=", since)
+        if until:
+            self.time("occurred_at", "<", until)
         return self
 
     def int_between(self, column: str, low: int, high: int) -> "Where":
