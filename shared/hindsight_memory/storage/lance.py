@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import ModelMismatch, StorageConflict
-from ..models import Memory, Status
+from ..models import Memory
 from .cache import VectorCache
 from .filters import Where
 from .schema import (
@@ -180,11 +180,6 @@ class LanceStore:
         where = str(Where(namespace).ids(list(ids)))
         t = {MEMORIES: self.memories, EVENTS: self.events, COLD: self.cold}[table]
         self._retry(lambda: t.delete(where))
-
-    def prune_versions(self, older_than: timedelta) -> None:
-        """Compact files and drop table versions older than `older_than` (zero: deleted rows become unreadable)."""
-        for t in (self.memories, self.events, self.cold):
-            self._retry(lambda t=t: _prune(t, older_than))
 
     # ---------------------------------------------------------------- reads
     def _rows(
@@ -614,14 +609,6 @@ class _Snapshot:
 
     def count(self, where: str) -> int:
         return self._table.count_rows(where)
-
-
-def active(where: Where) -> Where:
-    return where.enum_in("status", [Status.active])
-
-
-def _prune(table: Any, older_than: timedelta) -> None:
-    table.optimize(cleanup_older_than=older_than, delete_unverified=older_than == timedelta(0))
 
 
 def _from_iso(value: Any) -> Any:
