@@ -46,6 +46,15 @@ class _ServiceCollector(Collector):
         reuse = GaugeMetricFamily(
             "hindsight_reuse_rate", "Share of feedback saying a recalled memory helped", labels=["tenant"]
         )
+        reflections = CounterMetricFamily(
+            "hindsight_reflections", "Reflections that completed (LLM or heuristic)", labels=["tenant"]
+        )
+        llm_calls = CounterMetricFamily(
+            "hindsight_llm_calls", "LLM calls made by reflection", labels=["tenant"]
+        )
+        llm_tokens = CounterMetricFamily(
+            "hindsight_llm_tokens", "LLM tokens (prompt + completion) spent by reflection", labels=["tenant"]
+        )
         for tenant, svc in self.ops.tenants.loaded().items():
             c = svc.counters
             recalls.add_metric([tenant], c.recalls)
@@ -59,9 +68,13 @@ class _ServiceCollector(Collector):
             feedback.add_metric([tenant, "useful"], useful)
             feedback.add_metric([tenant, "not_useful"], not_useful)
             reuse.add_metric([tenant], useful / (useful + not_useful) if useful + not_useful else 0.0)
+            reflections.add_metric([tenant], c.reflections)
+            llm_calls.add_metric([tenant], c.llm_calls)
+            llm_tokens.add_metric([tenant], c.llm_tokens)
             depth.add_metric([tenant], svc.queue.depth())
             self._memories(mem, tenant, svc)
         yield from (mem, depth, recalls, hits, hit_rate, stored, dedup, sup, sup_ratio, feedback, reuse)
+        yield from (reflections, llm_calls, llm_tokens)
 
     def _memories(self, family: GaugeMetricFamily, tenant: str, svc) -> None:
         try:
