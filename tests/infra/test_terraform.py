@@ -147,6 +147,9 @@ def test_local_env_applies_to_an_emulator_without_drift_and_destroys(initialised
         assert_store_queue_feeds_a_single_writer(
             aws("lambda", emulator), outputs["function_names"][TENANT]["store"]
         )
+        assert_reflect_runs_at_low_concurrency(
+            aws("lambda", emulator), outputs["function_names"][TENANT]["reflect"]
+        )
         assert_schedules_target_reflect_and_compact(aws("scheduler", emulator))
         assert_gateway_is_public_only_through_its_url(
             aws("lambda", emulator), outputs["function_names"][TENANT]["gateway"]
@@ -188,6 +191,14 @@ def assert_store_queue_feeds_a_single_writer(lam, function_name: str) -> None:
     assert len(mappings) == 1
     assert mappings[0]["EventSourceArn"].endswith(f":hindsight-{TENANT}-store")
     assert mappings[0]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+
+
+def assert_reflect_runs_at_low_concurrency(lam, function_name: str) -> None:
+    # reflect appends reflection_runs rows itself: two at most, and its pollers never outnumber them
+    assert lam.get_function_concurrency(FunctionName=function_name)["ReservedConcurrentExecutions"] == 2
+    function_arn = lam.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]
+    mappings = lam.list_event_source_mappings(FunctionName=function_arn)["EventSourceMappings"]
+    assert [m["ScalingConfig"] for m in mappings] == [{"MaximumConcurrency": 2}]
 
 
 def assert_schedules_target_reflect_and_compact(scheduler) -> None:

@@ -33,3 +33,9 @@ variable "writer_reserved_concurrency" {
   type        = number
   default     = 1
 }
+
+variable "reflect_reserved_concurrency" {
+  description = "Reserved concurrency of the reflect function; set null if the emulator rejects reservations."
+  type        = number
+  default     = 2
+}

@@ -1,5 +1,19 @@
 # Five functions from one container image; image_config.command selects the handler.
 
+locals {
+  # store is the single writer of the memory tables; reflect appends reflection_runs rows itself.
+  reserved_concurrency = {
+    store   = var.writer_reserved_concurrency
+    reflect = var.reflect_reserved_concurrency
+  }
+
+  # 2 is the lowest cap SQS mappings accept; above that, reflect's pollers match its reservation.
+  max_pollers = {
+    store   = 2
+    reflect = max(2, coalesce(var.reflect_reserved_concurrency, 2))
+  }
+}
+
 resource "aws_cloudwatch_log_group" "function" {
   for_each = local.functions
 
@@ -20,8 +34,9 @@ resource "aws_lambda_function" "this" {
   memory_size   = var.memory_mb[each.key]
   timeout       = var.timeout_s[each.key]
 
-  # One writer per tenant table: LanceDB commits on S3 collide under concurrent writers. -1 = unreserved.
-  reserved_concurrent_executions = each.key == "store" && var.writer_reserved_concurrency != null ? var.writer_reserved_concurrency : -1
+  # Functions that commit to tables themselves run reserved: LanceDB commits on S3 collide under concurrent
+  # writers. -1 = unreserved.
+  reserved_concurrent_executions = coalesce(lookup(local.reserved_concurrency, each.key, null), -1)
 
   image_config {
     command = [each.value.command]
@@ -48,14 +63,10 @@ resource "aws_lambda_event_source_mapping" "this" {
   function_response_types = ["ReportBatchItemFailures"]
   tags                    = local.tags
 
-  # 2 is the lowest cap SQS mappings accept. It keeps the pollers from flooding a store function reserved to
-  # one instance (throttled batches count towards maxReceiveCount), and bounds writers to 2 when it is not.
-  dynamic "scaling_config" {
-    for_each = each.key == "store" ? [1] : []
-
-    content {
-      maximum_concurrency = 2
-    }
+  # Caps the pollers so they do not flood a reserved function (throttled batches count towards
+  # maxReceiveCount) and bound the writers when it is unreserved.
+  scaling_config {
+    maximum_concurrency = local.max_pollers[each.key]
   }
 }
 

@@ -84,6 +84,18 @@ variable "writer_reserved_concurrency" {
   }
 }
 
+variable "reflect_reserved_concurrency" {
+  description = "Reserved concurrency of the reflect function, which appends reflection_runs rows itself (not through the store queue), so it must stay low. null leaves it unreserved (for emulators or accounts that reject reservations)."
+  type        = number
+  # 2: the SQS mapping's lowest poller cap, so no batch is throttled; two run-log appends rarely collide (retried).
+  default = 2
+
+  validation {
+    condition     = var.reflect_reserved_concurrency == null ? true : var.reflect_reserved_concurrency >= 1 && var.reflect_reserved_concurrency <= 4 && floor(var.reflect_reserved_concurrency) == var.reflect_reserved_concurrency
+    error_message = "reflect_reserved_concurrency must be null or a whole number from 1 to 4 (more writers collide on S3)."
+  }
+}
+
 # --- application settings
 
 variable "llm_model" {
