@@ -150,6 +150,9 @@ def test_local_env_applies_to_an_emulator_without_drift_and_destroys(initialised
         assert_reflect_runs_at_low_concurrency(
             aws("lambda", emulator), outputs["function_names"][TENANT]["reflect"]
         )
+        assert_reflect_may_write_only_its_run_log(
+            aws("iam", emulator), outputs["function_names"][TENANT]["reflect"]
+        )
         assert_schedules_target_reflect_and_compact(aws("scheduler", emulator))
         assert_gateway_is_public_only_through_its_url(
             aws("lambda", emulator), outputs["function_names"][TENANT]["gateway"]
@@ -199,6 +202,16 @@ def assert_reflect_runs_at_low_concurrency(lam, function_name: str) -> None:
     function_arn = lam.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]
     mappings = lam.list_event_source_mappings(FunctionName=function_arn)["EventSourceMappings"]
     assert [m["ScalingConfig"] for m in mappings] == [{"MaximumConcurrency": 2}]
+
+
+def assert_reflect_may_write_only_its_run_log(iam, function_name: str) -> None:
+    policy = iam.get_role_policy(RoleName=function_name, PolicyName=f"{function_name}-access")[
+        "PolicyDocument"
+    ]
+    document = json.loads(policy) if isinstance(policy, str) else policy
+    writes = [st for st in document["Statement"] if st.get("Sid") == "WriteObjects"]
+    assert len(writes) == 1
+    assert writes[0]["Resource"] == f"arn:aws:s3:::hindsight-{TENANT}/tables/reflection_runs.lance/*"
 
 
 def assert_schedules_target_reflect_and_compact(scheduler) -> None:

@@ -1,12 +1,13 @@
 # One role per function, each with only what its handler needs.
-# Only store (the single writer) and compact may change objects, and only under their prefixes.
+# Only store (the single writer) and compact may change objects, and only under their prefixes; reflect may
+# append to its own run log (reflection_runs), which it writes directly rather than through the store queue.
 
 locals {
   grants = {
     gateway = { write_prefixes = [], send_to = ["store", "reflect"], consume = null }
     recall  = { write_prefixes = [], send_to = ["store", "reflect"], consume = null }
     store   = { write_prefixes = [local.tables_prefix], send_to = [], consume = "store" }
-    reflect = { write_prefixes = [], send_to = ["store"], consume = "reflect" }
+    reflect = { write_prefixes = ["${local.tables_prefix}reflection_runs.lance/"], send_to = ["store"], consume = "reflect" }
     compact = { write_prefixes = [local.tables_prefix, local.cold_prefix], send_to = [], consume = null }
   }
 }
