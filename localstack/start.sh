@@ -7,12 +7,16 @@
 #   LOCALSTACK_SERVICES   default s3,sqs,iam,sts,events,scheduler,secretsmanager
 #   LOCALSTACK_TIMEOUT    seconds to wait for readiness (default 90)
 #   HINDSIGHT_TENANT      tenant whose bucket/queues the init hook creates (default local)
+#   LOCALSTACK_STARTED_FILE if set, receives the pid of the LocalStack this call started; stays empty when
+#                         one was already running, so a caller stops only what it started
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 TIMEOUT="${LOCALSTACK_TIMEOUT:-90}"
 PY="$LOCALSTACK_VENV/bin/python"
 export HINDSIGHT_TENANT="${HINDSIGHT_TENANT:-local}"
+STARTED_FILE="${LOCALSTACK_STARTED_FILE:-}"
+[ -z "$STARTED_FILE" ] || : >"$STARTED_FILE"
 
 [ -x "$PY" ] && "$PY" -c 'import localstack.runtime.main' 2>/dev/null ||
     ls_die "LocalStack is not installed in $LOCALSTACK_VENV: run localstack/install.sh first"
@@ -73,6 +77,7 @@ else
     pid=$!
     started=1
     echo "$pid" >"$LOCALSTACK_PID_FILE"
+    [ -z "$STARTED_FILE" ] || echo "$pid" >"$STARTED_FILE"
 fi
 
 fail() {

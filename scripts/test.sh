@@ -3,12 +3,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=0
+started_file=""
+cleanup() {
+  if [ -n "$started_file" ]; then rm -f "$started_file"; fi
+  if [ "$started" = 1 ]; then bash localstack/stop.sh || true; fi
+}
+trap cleanup EXIT
 if [ -f localstack/start.sh ] && [ "${HINDSIGHT_SKIP_LOCALSTACK:-0}" != "1" ]; then
   bash localstack/install.sh
-  bash localstack/start.sh
-  started=1
+  # start.sh writes the pid here only if it started LocalStack: one already running is reused and left running.
+  started_file="$(mktemp)"
+  LOCALSTACK_STARTED_FILE="$started_file" bash localstack/start.sh
+  if [ -s "$started_file" ]; then started=1; fi
   export HINDSIGHT_REQUIRE_LOCALSTACK=1
 fi
-cleanup() { if [ "$started" = 1 ]; then bash localstack/stop.sh || true; fi; }
-trap cleanup EXIT
 .venv/bin/python -m pytest -q -n 2 --dist loadgroup tests "$@"
