@@ -55,15 +55,15 @@ class Settings(BaseSettings):
     min_relevance: float = 0.55
     neighbour_weight: float = 0.25
     reranker: str | None = None
-    # Opt-in: a warm process (embedded server, warm Lambda) keeps each namespace's vectors in memory for exact
-    # search. Read-heavy deployments gain; under a steady trickle of writes (recall itself records usage) each
-    # recall pays an incremental refresh instead. The bound is rows across namespaces (384-d: ~1.6 KB a row),
-    # least recently used namespaces go first.
-    vector_cache: bool = False
-    vector_cache_max_rows: int = 2_000_000
+    # A warm process (embedded server, warm Lambda) keeps the namespaces it serves in memory: vectors for exact
+    # search, BM25 postings, filter columns (storage/warm.py); the tables stay the truth and every commit is
+    # picked up incrementally. The bound is rows across namespaces (384-d: ~2 KB a row with postings), least
+    # recently used namespaces go first; a namespace over the bound is served by LanceDB directly.
+    warm_index: bool = True
+    warm_index_max_rows: int = 300_000
 
-    def vector_cache_rows(self) -> int:
-        return self.vector_cache_max_rows if self.vector_cache else 0
+    def warm_rows(self) -> int:
+        return self.warm_index_max_rows if self.warm_index else 0
 
     # --- limits (enforced before anything is queued)
     max_items_per_store: int = 500

@@ -323,7 +323,7 @@ def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
         storage_options=settings.storage_options(),
         commit_retries=settings.commit_retries,
         read_consistency=timedelta(seconds=settings.read_consistency()),
-        vector_cache_rows=settings.vector_cache_rows(),
+        warm_rows=settings.warm_rows(),
     )
 
 

@@ -240,10 +240,9 @@ class Retriever:
         if seeds:
             have = {(c.memory.session_id, c.memory.seq) for c in cands.values()}
             ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds}
-            for m, vec in self.store.find(
+            for m, vec in self.store.neighbours(
                 q.namespace,
                 lambda w_: self._where(q, window, w_).session_ranges(ranges),
-                with_vectors=True,
                 limit=len(ranges) * 3,
             ):
                 if m.id not in cands and (m.session_id, m.seq) not in have:

@@ -35,53 +35,75 @@ def _hex_list(values: Iterable[str], pattern: re.Pattern[str] = _HEX) -> str:
 
 
 class Where:
-    """An AND of clauses, always starting with the namespace (or a namespace subtree)."""
+    """An AND of clauses, always starting with the namespace (or a namespace subtree).
+
+    Besides the expression string, each clause is kept as a typed part (`parts`), so the warm index in
+    storage/warm.py evaluates exactly the same filter in memory without parsing the string back."""
 
     def __init__(self, namespace: str, *, subtree: bool = False) -> None:
         ns = validate_namespace(namespace)
+        self.namespace = ns
         if subtree:
             self._clauses = [f"(namespace = '{ns}' OR starts_with(namespace, '{ns}/'))"]
         else:
             self._clauses = [f"namespace = '{ns}'"]
+        self.parts: list[tuple] = [("subtree" if subtree else "namespace", ns)]
 
     @classmethod
     def all_namespaces(cls) -> "Where":
         """Only for tenant-wide maintenance (compaction, export of everything); never for a request path."""
         w = cls.__new__(cls)
+        w.namespace = ""
         w._clauses = ["true"]
+        w.parts = [("all",)]
         return w
+
+    def _add(self, clause: str, part: tuple) -> "Where":
+        self._clauses.append(clause)
+        self.parts.append(part)
+        return self
+
+    def _false(self) -> "Where":
+        return self._add("false", ("false",))
 
     def ids(self, ids: Iterable[str], column: str = "id") -> "Where":
         vals = list(ids)
-        self._clauses.append(f"{_col(column)} IN ({_hex_list(vals, _ID)})" if vals else "false")
-        return self
+        if not vals:
+            return self._false()
+        return self._add(f"{_col(column)} IN ({_hex_list(vals, _ID)})", ("in", column, frozenset(vals)))
 
     def keys_in(self, column: str, keys: Iterable[str]) -> "Where":
         vals = list(keys)
-        self._clauses.append(f"{_col(column)} IN ({_hex_list(vals)})" if vals else "false")
-        return self
+        if not vals:
+            return self._false()
+        return self._add(f"{_col(column)} IN ({_hex_list(vals)})", ("in", column, frozenset(vals)))
 
     def any_key(self, column: str, keys: Iterable[str]) -> "Where":
         """List column shares at least one of `keys`."""
         vals = list(keys)
-        self._clauses.append(f"array_has_any({_col(column)}, [{_hex_list(vals)}])" if vals else "false")
-        return self
+        if not vals:
+            return self._false()
+        return self._add(
+            f"array_has_any({_col(column)}, [{_hex_list(vals)}])", ("any", column, frozenset(vals))
+        )
 
     def enum_in(self, column: str, values: Iterable[StrEnum]) -> "Where":
         vals = [StrEnum.__str__(v) for v in values]
         for v in vals:
             if not re.fullmatch(r"[a-z_]{1,32}", v):
                 raise InvalidInput("malformed enum value")
-        self._clauses.append(f"{_col(column)} IN ({', '.join(repr(v) for v in vals)})" if vals else "false")
-        return self
+        if not vals:
+            return self._false()
+        return self._add(
+            f"{_col(column)} IN ({', '.join(repr(v) for v in vals)})", ("in", column, frozenset(vals))
+        )
 
     def time(self, column: str, op: str, value: datetime) -> "Where":
         if op not in (">=", "<", "<=", ">"):
             raise ValueError(op)
         v = as_utc(value)
         stamp = f"{v.year:04d}-{v:%m-%d %H:%M:%S.%f}"  # %Y does not zero-pad years before 1000
-        self._clauses.append(f"{_col(column)} {op} TIMESTAMP '{stamp}'")
-        return self
+        return self._add(f"{_col(column)} {op} TIMESTAMP '{stamp}'", ("time", column, op, v))
 
     def labels(
         self,
@@ -110,17 +132,18 @@ class Where:
         return self
 
     def int_between(self, column: str, low: int, high: int) -> "Where":
-        self._clauses.append(f"{_col(column)} >= {int(low)} AND {_col(column)} <= {int(high)}")
-        return self
+        low, high = int(low), int(high)
+        return self._add(
+            f"{_col(column)} >= {low} AND {_col(column)} <= {high}", ("between", column, low, high)
+        )
 
     def session_ranges(self, ranges: Iterable[tuple[str, int, int]]) -> "Where":
         """Rows of any of the given sessions (by key digest) within a seq range: neighbour lookups."""
-        parts = [
-            f"(session_key = {_hex_list([k])} AND seq >= {int(lo)} AND seq <= {int(hi)})"
-            for k, lo, hi in ranges
-        ]
-        self._clauses.append(f"({' OR '.join(parts)})" if parts else "false")
-        return self
+        ranges = [(k, int(lo), int(hi)) for k, lo, hi in ranges]
+        if not ranges:
+            return self._false()
+        parts = [f"(session_key = {_hex_list([k])} AND seq >= {lo} AND seq <= {hi})" for k, lo, hi in ranges]
+        return self._add(f"({' OR '.join(parts)})", ("ranges", tuple(ranges)))
 
     def __str__(self) -> str:
         return " AND ".join(self._clauses)

@@ -14,7 +14,6 @@ import pyarrow as pa
 
 from ..errors import ModelMismatch, StorageConflict
 from ..models import Memory
-from .cache import VectorCache
 from .filters import Where
 from .schema import (
     DIM_KEY,
@@ -26,6 +25,7 @@ from .schema import (
     memory_to_row,
     row_to_memory,
 )
+from .warm import WarmIndex
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -71,7 +71,7 @@ class LanceStore:
         memories_table: str | None = None,
         cold_table: str | None = None,
         check_model: bool = True,
-        vector_cache_rows: int = 0,
+        warm_rows: int = 0,
     ) -> None:
         self.uri = uri
         self.model_id = model_id
@@ -91,9 +91,12 @@ class LanceStore:
         self.events = self._open(EVENTS, EVENT_SCHEMA)
         self.cold = self._open(self.cold_name, self._schema, check_model=check_model)
         self._fts_ready = self._has_fts_index()
-        # A warm process answers vector searches from memory (0 rows: off); see storage/cache.py.
-        self._cache_rows = vector_cache_rows
-        self._cache = VectorCache(vector_cache_rows, _Snapshot(self)) if vector_cache_rows > 0 else None
+        self._fts_checked = time.monotonic()
+        # A warm process answers searches from memory (0 rows: off); see storage/warm.py.
+        self._warm_rows = warm_rows
+        self._snapshot = _Snapshot(self)
+        self.warm = WarmIndex(warm_rows, self._snapshot) if warm_rows > 0 else None
+        self._committed, self._version, self._version_at = True, 0, 0.0
 
     # ---------------------------------------------------------------- tables
     def _open(self, name: str, schema: pa.Schema, check_model: bool = False) -> Any:
@@ -122,6 +125,24 @@ class LanceStore:
         except Exception:  # listing indices is best effort; FTS falls back to off
             return False
 
+    def _warm_version(self) -> int:
+        """The memories table's version as the warm index must see it: at once after this process's own
+        commits, within the read-consistency interval for another's (asked no more often: each ask is a hop
+        through LanceDB's event loop, and on S3 a listing)."""
+        now = time.monotonic()
+        interval = self._read_consistency.total_seconds() if self._read_consistency is not None else 0.0
+        if self._committed or now - self._version_at >= interval:
+            self._committed = False
+            self._version, self._version_at = self.memories.version, now
+        return self._version
+
+    def fts_ready(self) -> bool:
+        """Whether full-text search works; another process may build the index, so look again now and then."""
+        if not self._fts_ready and time.monotonic() - self._fts_checked > 5.0:
+            self._fts_checked = time.monotonic()
+            self._fts_ready = self._has_fts_index()
+        return self._fts_ready
+
     def ensure_fts_index(self) -> None:
         """FTS queries need an index; it also covers rows added later, so build it once, early."""
         if self._fts_ready:
@@ -145,7 +166,9 @@ class LanceStore:
         """
         for attempt in range(self._retries + 1):
             try:
-                return op()
+                out = op()
+                self._committed = True
+                return out
             except (OSError, RuntimeError, ValueError) as exc:
                 if attempt == self._retries:
                     raise StorageConflict(f"commit failed after {attempt + 1} attempts: {exc}") from exc
@@ -215,6 +238,24 @@ class LanceStore:
         rows = self._rows(t, build(Where(namespace)), None if with_vectors else _SEARCH_COLUMNS, limit)
         return [(row_to_memory(r), r.get("vector")) for r in self._own(namespace, rows)]
 
+    def neighbours(
+        self, namespace: str, build: Callable[[Where], Where], limit: int
+    ) -> list[tuple[Memory, Any]]:
+        """Like `find` with vectors, for recall's adjacent-turn lookups: answered from memory when warm."""
+        if self.warm is not None:
+            where = build(Where(namespace))
+            self._check_scope(namespace, where)
+            hits = self.warm.rows(where, limit, self._warm_version())
+            if hits is not None:
+                return [(m, v) for m, _, v in self._memories(namespace, hits)]
+        return self.find(namespace, build, with_vectors=True, limit=limit)
+
+    def _memories(
+        self, namespace: str, hits: list[tuple[dict, float, Any]]
+    ) -> list[tuple[Memory, float, Any]]:
+        mine = {id(r) for r in self._own(namespace, [r for r, _, _ in hits])}
+        return [(row_to_memory(r), score, v) for r, score, v in hits if id(r) in mine]
+
     def events_by_idem(self, namespace: str, idem_keys: Iterable[str]) -> dict[str, dict]:
         rows = self._rows(
             self.events,
@@ -233,13 +274,10 @@ class LanceStore:
     ) -> list[tuple[Memory, float, Any]]:
         """Nearest memories by cosine similarity, prefiltered by `where` (which is scoped to `namespace`)."""
         self._check_scope(namespace, where)
-        if table == MEMORIES and self._cache is not None:
-            hits = self._cache.search(
-                namespace, str(Where(namespace)), list(where._clauses), vector, limit, self.memories.version
-            )
+        if table == MEMORIES and self.warm is not None:
+            hits = self.warm.vector(where, vector, limit, self._warm_version())
             if hits is not None:
-                mine = {id(r) for r in self._own(namespace, [r for r, _, _ in hits])}
-                return [(row_to_memory(r), cos, v) for r, cos, v in hits if id(r) in mine]
+                return self._memories(namespace, hits)
         t = self.cold if table == COLD else self.memories
         rows = (
             t.search(vector, vector_column_name="vector")
@@ -277,8 +315,13 @@ class LanceStore:
     ) -> list[tuple[Memory, float, Any]]:
         """BM25 over content + context. The query text goes to the FTS engine as a query, not into a filter."""
         self._check_scope(namespace, where)
-        if not self._fts_ready or not text.strip():
+        if not self.fts_ready() or not text.strip():
             return []
+        if self.warm is not None:
+            tokens = [t.text for t in self.memories.tokenize(text, column="search_text")]
+            hits = self.warm.text(where, tokens, limit, self._warm_version())
+            if hits is not None:
+                return self._memories(namespace, hits)
         rows = (
             self.memories.search(text, query_type="fts", fts_columns="search_text")
             .where(str(where), prefilter=True)
@@ -383,7 +426,7 @@ class LanceStore:
             commit_retries=self._retries,
             memories_table=memories_table,
             cold_table=cold_table,
-            vector_cache_rows=self._cache_rows,
+            warm_rows=self._warm_rows,
         )
 
     def table_names(self) -> list[str]:
@@ -586,7 +629,7 @@ class LanceStore:
 
 
 class _Snapshot:
-    """The vector cache's reads: one private handle on the memories table, pinned to a version per refresh so
+    """The warm index's reads: one private handle on the memories table, pinned to a version per refresh so
     every read of a refresh sees the same commit."""
 
     def __init__(self, store: LanceStore) -> None:
@@ -604,11 +647,32 @@ class _Snapshot:
         return version
 
     def fetch(self, where: str, *, with_vector: bool) -> pa.Table:
-        cols = _WITH_VECTOR if with_vector else ["id"]
+        cols = [*_WITH_VECTOR, "search_text"] if with_vector else ["id"]
         return self._table.search().where(where).select(cols).with_row_id(True).limit(None).to_arrow()
 
     def count(self, where: str) -> int:
         return self._table.count_rows(where)
+
+    def tokenize(self, texts: list[str]) -> list[list[str]] | None:
+        """Words as the table's FTS index sees them (its tokenizer, stemmer and folding), or None without one.
+        Many texts go through one call, joined by a marker word; a text containing the marker itself is rare
+        and then each text is tokenized alone."""
+        if not self._store.fts_ready():
+            return None
+        table = self._table
+        words = [t.text for t in table.tokenize(f" {_MARK} ".join(texts), column="search_text")]
+        out: list[list[str]] = [[]]
+        for w in words:
+            if w == _MARK:
+                out.append([])
+            else:
+                out[-1].append(w)
+        if len(out) != len(texts):
+            return [[t.text for t in table.tokenize(text, column="search_text")] for text in texts]
+        return out
+
+
+_MARK = "qqhsmarkqq"  # survives the tokenizer unchanged (no stem, no folding)
 
 
 def _from_iso(value: Any) -> Any:
