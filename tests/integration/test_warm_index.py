@@ -260,6 +260,45 @@ def test_another_process_commit_is_seen_after_the_read_consistency_interval(svc,
     assert set(vsearch(other, NS, probe, limit=5000)) == set(vsearch(plain, NS, probe, limit=5000))
 
 
+def _mem(svc, name, content):
+    return Memory(
+        id=memory_id(name),
+        namespace=NS,
+        kind=Kind.semantic,
+        content=content,
+        occurred_at=BASE,
+        stored_at=BASE,
+        updated_at=BASE,
+        source=Source.user,
+        embed_model=svc.embedder.model_id,
+    )
+
+
+def test_own_commits_refresh_by_id_and_a_foreign_commit_between_them_is_still_seen(svc, corpus):
+    """This process's commits are noted by version, so the warm index reads just the rows they wrote; a commit
+    by another process in between leaves a gap in the versions, which must force the full delta read."""
+    qvec = svc.embedder.embed_query("walrus tangerine harbour")
+    assert memory_id("mine-1") not in vsearch(svc.store, NS, qvec)  # warm
+    fetched: list[str] = []
+    fetch = svc.store._snapshot.fetch
+    svc.store._snapshot.fetch = lambda where, **kw: fetched.append(where) or fetch(where, **kw)
+    mine = _mem(svc, "mine-1", "walrus tangerine harbour")
+    svc.store.upsert([mine], svc.embedder.embed_passages([mine.content]))
+    assert vsearch(svc.store, NS, qvec)[:1] == [mine.id]
+    assert fetched and all(" IN (" in w and "_rowid" not in w for w in fetched)  # read by id only
+
+    other = second_store(svc)
+    theirs = _mem(svc, "theirs-1", "walrus tangerine harbour lighthouse")
+    other.upsert([theirs], svc.embedder.embed_passages([theirs.content]))  # not noted by svc.store
+    svc.store.delete(NS, [mine.id])  # noted, after the gap
+    fetched.clear()
+    hits = vsearch(svc.store, NS, qvec)
+    assert theirs.id in hits and mine.id not in hits
+    assert any("_rowid" in w for w in fetched)  # the gap made it scan newer fragments
+    plain = second_store(svc, warm_rows=0)
+    assert hits == vsearch(plain, NS, qvec)
+
+
 def test_hostile_labels_stay_inside_their_namespace_and_hostile_namespaces_are_refused(svc):
     store(
         svc,

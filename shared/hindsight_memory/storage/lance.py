@@ -4,6 +4,7 @@ namespace here, whatever the caller asks, so no query path can cross namespaces.
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -97,6 +98,7 @@ class LanceStore:
         self._snapshot = _Snapshot(self)
         self.warm = WarmIndex(warm_rows, self._snapshot) if warm_rows > 0 else None
         self._committed, self._version, self._version_at = True, 0, 0.0
+        self._changes: deque[tuple[int, dict[str, tuple[set[str], set[str]]]]] = deque(maxlen=256)
 
     # ---------------------------------------------------------------- tables
     def _open(self, name: str, schema: pa.Schema, check_model: bool = False) -> Any:
@@ -188,9 +190,11 @@ class LanceStore:
             [memory_to_row(m, v) for m, v in zip(memories, vectors, strict=True)], schema=self._schema
         )
         t = self.cold if table == COLD else self.memories
-        self._retry(
+        res = self._retry(
             lambda: t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
         )
+        if table == MEMORIES:
+            self._note(res.version, memories, ())
 
     def append_events(self, rows: list[dict[str, Any]]) -> None:
         """Append raw events; ids are deterministic, so a redelivered batch inserts nothing twice."""
@@ -200,9 +204,25 @@ class LanceStore:
         self._retry(lambda: self.events.merge_insert("id").when_not_matched_insert_all().execute(data))
 
     def delete(self, namespace: str, ids: Iterable[str], table: str = MEMORIES) -> None:
-        where = str(Where(namespace).ids(list(ids)))
+        ids = list(ids)
+        where = str(Where(namespace).ids(ids))
         t = {MEMORIES: self.memories, EVENTS: self.events, COLD: self.cold}[table]
-        self._retry(lambda: t.delete(where))
+        res = self._retry(lambda: t.delete(where))
+        if table == MEMORIES:
+            self._note(res.version, (), [(namespace, i) for i in ids])
+
+    def _note(self, version: int, written: Sequence[Memory], deleted: Sequence[tuple[str, str]]) -> None:
+        """Remember what one of this process's commits to the memories table changed, by the version it made:
+        the warm index then refreshes by reading just those rows (any commit not noted here, from this process
+        or another, leaves a gap in the versions and the warm index falls back to scanning newer fragments)."""
+        if self.warm is None:
+            return
+        change: dict[str, tuple[set[str], set[str]]] = {}
+        for m in written:
+            change.setdefault(m.namespace, (set(), set()))[0].add(m.id)
+        for ns, i in deleted:
+            change.setdefault(ns, (set(), set()))[1].add(i)
+        self._changes.append((version, change))
 
     # ---------------------------------------------------------------- reads
     def _rows(
@@ -652,6 +672,20 @@ class _Snapshot:
 
     def count(self, where: str) -> int:
         return self._table.count_rows(where)
+
+    def changes(self, since: int, until: int) -> dict[str, tuple[set[str], set[str]]] | None:
+        """Ids written and deleted per namespace by versions since+1 .. until, if this process made every one
+        of those commits and noted them; else None."""
+        entries = sorted((v, c) for v, c in list(self._store._changes) if since < v <= until)
+        if [v for v, _ in entries] != list(range(since + 1, until + 1)):
+            return None
+        out: dict[str, tuple[set[str], set[str]]] = {}
+        for _, change in entries:
+            for ns, (written, deleted) in change.items():
+                have = out.setdefault(ns, (set(), set()))
+                have[0].update(written)
+                have[1].update(deleted)
+        return out
 
     def tokenize(self, texts: list[str]) -> list[list[str]] | None:
         """Words as the table's FTS index sees them (its tokenizer, stemmer and folding), or None without one.

@@ -111,6 +111,7 @@ class Source(Protocol):
     def fetch(self, where: str, *, with_vector: bool) -> pa.Table: ...  # `_rowid`, search columns (+ vector)
     def count(self, where: str) -> int: ...
     def tokenize(self, texts: list[str]) -> list[list[str]] | None: ...  # None: no full-text index yet
+    def changes(self, since: int, until: int) -> dict[str, tuple[set[str], set[str]]] | None: ...
 
 
 @dataclass
@@ -265,6 +266,19 @@ class WarmIndex:
         """The entry at `version` from rows in newer fragments, or None when only a reload is safe."""
         if st.postings is None and self._source.tokenize([""]) is not None:
             return None  # a full-text index appeared since: rebuild with postings
+        changes = self._source.changes(st.version, version)
+        if changes is not None:  # every commit since was this process's own: read just the rows it wrote
+            written, deleted = changes.get(namespace, (set(), set()))
+            alive = st.alive.copy()
+            for i in written | deleted:
+                j = st.ids.get(i)
+                if j is not None:
+                    alive[j] = False
+            new = None
+            if written:
+                by_id = str(Where(namespace).ids(sorted(written)))
+                new = _own(self._source.fetch(by_id, with_vector=True), namespace)
+            return self._tidy(self._append(st, version, alive, new))
         boundary = (st.max_frag + 1) << 32
         new = _own(
             self._source.fetch(f"{ns_where} AND _rowid >= {int(boundary)}", with_vector=True), namespace
@@ -281,12 +295,17 @@ class WarmIndex:
             alive &= np.isin(st.rowid[: st.n], live)
             if have != int(alive.sum()):
                 return None
-        out = self._append(st, version, alive, new)
-        if out.dead > max(256, out.n // 4) or out.table.column(0).num_chunks > 64:
-            keep = pa.array(np.flatnonzero(out.alive[: out.n]))
-            vecs = out.mat[:, : out.n].T[np.flatnonzero(out.alive[: out.n])]
-            out = self._build(version, out.table.take(keep), vecs)
-        return out
+        return self._tidy(self._append(st, version, alive, new))
+
+    def _tidy(self, st: _State) -> _State:
+        """Rebuild once many rows are dead (they still cost search time and skew BM25 lengths); merge the
+        table's chunks once appends have split it (row lookups slow down with every chunk)."""
+        if st.dead > max(256, st.n // 4):
+            keep = np.flatnonzero(st.alive[: st.n])
+            return self._build(st.version, st.table.take(pa.array(keep)), st.mat[:, : st.n].T[keep])
+        if st.table.column(0).num_chunks > 64:
+            return _State(**{**st.__dict__, "table": st.table.combine_chunks()})
+        return st
 
     # ------------------------------------------------------------------ building entries
     def _tokens(self, t: pa.Table) -> list[list[str]] | None:
@@ -318,10 +337,10 @@ class WarmIndex:
             **cols,
         )
 
-    def _append(self, st: _State, version: int, alive: np.ndarray, new: pa.Table) -> _State:
-        m = len(new)
-        if m == 0:
+    def _append(self, st: _State, version: int, alive: np.ndarray, new: pa.Table | None) -> _State:
+        if new is None or len(new) == 0:
             return _State(**{**st.__dict__, "version": version, "alive": alive})
+        m = len(new)
         vecs, t = _split(new)
         n = st.n + m
         mat = st.mat
