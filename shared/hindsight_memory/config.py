@@ -3,14 +3,14 @@
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path.home() / ".hindsight" / "data"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="HINDSIGHT_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="HINDSIGHT_", extra="ignore", populate_by_name=True)
 
     # --- where memories live
     tenant: str = "default"
@@ -57,13 +57,24 @@ class Settings(BaseSettings):
     reranker: str | None = None
     # A warm process (embedded server, warm Lambda) keeps the namespaces it serves in memory: vectors for exact
     # search, BM25 postings, filter columns (storage/warm.py); the tables stay the truth and every commit is
-    # picked up incrementally. The bound is rows across namespaces (384-d: ~2 KB a row with postings), least
-    # recently used namespaces go first; a namespace over the bound is served by LanceDB directly.
+    # picked up incrementally. The bound is rows across namespaces, least recently used namespaces go first; a
+    # namespace over the bound is served by LanceDB directly. Unset: 250,000 rows embedded, or what the function's
+    # memory allows on Lambda (measured ~6 KB a row at peak for 384-d vectors, 512 MB kept for everything else).
     warm_index: bool = True
-    warm_index_max_rows: int = 300_000
+    warm_index_max_rows: int | None = None
+    function_memory_mb: int | None = Field(
+        default=None,
+        validation_alias=AliasChoices("HINDSIGHT_FUNCTION_MEMORY_MB", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE"),
+    )
 
     def warm_rows(self) -> int:
-        return self.warm_index_max_rows if self.warm_index else 0
+        if not self.warm_index:
+            return 0
+        if self.warm_index_max_rows is not None:
+            return self.warm_index_max_rows
+        if self.function_memory_mb is not None:
+            return max(0, self.function_memory_mb - 512) * 1024 // 6
+        return 250_000
 
     # --- limits (enforced before anything is queued)
     max_items_per_store: int = 500

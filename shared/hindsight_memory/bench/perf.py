@@ -164,7 +164,9 @@ def _after_write(svc, qtexts: list[str], rounds: int = 20) -> dict:
     samples = []
     for j in range(rounds):
         svc.store_memories(
-            StoreRequest(namespace="bench", items=[{"content": f"{qtexts[j % len(qtexts)]} (note {j})"}], wait=True)
+            StoreRequest(
+                namespace="bench", items=[{"content": f"{qtexts[j % len(qtexts)]} (note {j})"}], wait=True
+            )
         )
         t = time.perf_counter()
         svc.retriever.recall(RecallQuery(namespace="bench", query=qtexts[(j + 1) % len(qtexts)], top_k=10))

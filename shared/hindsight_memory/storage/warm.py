@@ -149,6 +149,7 @@ class WarmIndex:
         self._states: OrderedDict[str, _State] = OrderedDict()
         self._lock = threading.Lock()  # the dict
         self._refresh = threading.Lock()  # the pinned snapshot handle: one refresh at a time
+        self._mask_memo: tuple[_State, tuple, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ queries
     def vector(self, where: Where, vector: np.ndarray, limit: int, version: int) -> list[Hit] | None:
@@ -207,7 +208,14 @@ class WarmIndex:
         st = self._fresh(spec.namespace, str(Where(spec.namespace)), version)
         if st is None:
             return None
-        return st, spec, _matching(st, spec)
+        # Recall asks both channels with the same filter: compute its mask once.
+        parts = tuple(where.parts)
+        memo = self._mask_memo
+        if memo is not None and memo[0] is st and memo[1] == parts:
+            return st, spec, memo[2]
+        mask = _matching(st, spec)
+        self._mask_memo = (st, parts, mask)
+        return st, spec, mask
 
     @staticmethod
     def _rows(st: _State, spec: Spec, idx: np.ndarray, scores: np.ndarray) -> list[Hit]:
@@ -382,8 +390,11 @@ def _top(st: _State, rows: np.ndarray, scores: np.ndarray, limit: int) -> tuple[
         keep = np.flatnonzero(scores >= kth - 1e-5)  # the best, and anything that may tie with the last place
         rows, scores = rows[keep], scores[keep]
     rank = np.round(scores.astype(np.float64), 6)
-    ids = st.table.column("id").take(pa.array(rows, type=pa.int64())).to_pylist()
-    order = sorted(range(len(rows)), key=lambda j: (-rank[j], ids[j]))[:limit]
+    order = np.argsort(-rank, kind="stable")
+    if len(np.unique(rank)) < len(rank):  # ties: break them by id
+        ids = st.table.column("id").take(pa.array(rows, type=pa.int64())).to_pylist()
+        order = np.array(sorted(range(len(rows)), key=lambda j: (-rank[j], ids[j])), dtype=np.int64)
+    order = order[:limit]
     return rows[order], scores[order]
 
 
@@ -391,7 +402,7 @@ def _pylist(t: pa.Table) -> list[dict[str, Any]]:
     """Rows as dicts. Timestamps are converted here rather than by pyarrow, which takes three times as long as
     for every other column together."""
     stamps = [f.name for f in t.schema if pa.types.is_timestamp(f.type)]
-    rows = t.drop_columns(stamps).to_pylist()
+    rows = t.drop_columns([*stamps, "search_text", "_rowid"]).to_pylist()
     for name in stamps:
         micros = t.column(name).cast(pa.int64()).to_pylist()
         for r, v in zip(rows, micros, strict=True):
