@@ -232,6 +232,17 @@ def test_forgotten_purged_superseded_and_archived_memories_never_come_back_from_
     )
 
 
+def test_a_forget_is_never_missed_by_either_channel_of_the_next_recall(svc):
+    """Recall asks both channels at once from two threads; neither may serve the table as it was before a
+    commit that had already returned (a race on the cached table version once let a forgotten memory back)."""
+    for i in range(25):
+        mid = store(svc, NS, f"the locker {i} combination is {1000 + i}").ids[0]
+        query = f"locker {i} combination"
+        assert recall_ids(svc, query, min_score=0.0)[:1] == [mid]
+        assert svc.forget(NS, [mid])["forgotten"] == 1
+        assert mid not in recall_ids(svc, query, min_score=0.0, include_history=True), i
+
+
 def test_another_process_commit_is_seen_after_the_read_consistency_interval(svc, corpus):
     other = second_store(svc, consistency=timedelta(seconds=0.2))
     qvec = svc.embedder.embed_query("walrus tangerine harbour")

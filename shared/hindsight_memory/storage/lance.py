@@ -3,6 +3,7 @@ namespace here, whatever the caller asks, so no query path can cross namespaces.
 
 import logging
 import random
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -97,7 +98,9 @@ class LanceStore:
         self._warm_rows = warm_rows
         self._snapshot = _Snapshot(self)
         self.warm = WarmIndex(warm_rows, self._snapshot) if warm_rows > 0 else None
-        self._committed, self._version, self._version_at = True, 0, 0.0
+        # Commits made through this store, and how many the cached table version has seen (see _warm_version).
+        self._commits, self._seen_commits, self._version, self._version_at = 0, -1, 0, 0.0
+        self._version_lock = threading.Lock()
         self._changes: deque[tuple[int, dict[str, tuple[set[str], set[str]]]]] = deque(maxlen=256)
 
     # ---------------------------------------------------------------- tables
@@ -130,13 +133,15 @@ class LanceStore:
     def _warm_version(self) -> int:
         """The memories table's version as the warm index must see it: at once after this process's own
         commits, within the read-consistency interval for another's (asked no more often: each ask is a hop
-        through LanceDB's event loop, and on S3 a listing)."""
-        now = time.monotonic()
+        through LanceDB's event loop, and on S3 a listing). Under a lock: recall asks from two threads at once
+        (both channels), and neither may get the version from before a commit that had already returned."""
         interval = self._read_consistency.total_seconds() if self._read_consistency is not None else 0.0
-        if self._committed or now - self._version_at >= interval:
-            self._committed = False
-            self._version, self._version_at = self.memories.version, now
-        return self._version
+        with self._version_lock:
+            now = time.monotonic()
+            commits = self._commits
+            if commits != self._seen_commits or now - self._version_at >= interval:
+                self._version, self._seen_commits, self._version_at = self.memories.version, commits, now
+            return self._version
 
     def fts_ready(self) -> bool:
         """Whether full-text search works; another process may build the index, so look again now and then."""
@@ -169,7 +174,7 @@ class LanceStore:
         for attempt in range(self._retries + 1):
             try:
                 out = op()
-                self._committed = True
+                self._commits += 1
                 return out
             except (OSError, RuntimeError, ValueError) as exc:
                 if attempt == self._retries:
