@@ -243,6 +243,46 @@ def test_a_forget_is_never_missed_by_either_channel_of_the_next_recall(svc):
         assert mid not in recall_ids(svc, query, min_score=0.0, include_history=True), i
 
 
+def test_concurrent_recalls_never_see_a_memory_forgotten_before_they_started(svc):
+    """Three threads recall while a fourth stores and forgets: no errors, and no recall returns a memory whose
+    forget had returned before that recall began (the warm index refreshes under concurrent readers)."""
+    import threading
+
+    forgotten: dict[str, float] = {}  # id -> when its forget returned
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def write() -> None:
+        try:
+            for i in range(20):
+                mid = store(svc, NS, f"the shed {i} padlock code is {2000 + i}").ids[0]
+                if i % 2:
+                    svc.forget(NS, [mid])
+                    forgotten[mid] = time.monotonic()
+        except BaseException as exc:  # surfaced by the assertion below
+            errors.append(exc)
+        finally:
+            stop.set()
+
+    def read(k: int) -> None:
+        try:
+            while not stop.is_set():
+                began = time.monotonic()
+                gone = {m for m, at in list(forgotten.items()) if at < began}
+                got = recall_ids(svc, f"shed {k * 7 % 20} padlock code", min_score=0.0, top_k=20)
+                assert gone.isdisjoint(got), gone & set(got)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write)] + [threading.Thread(target=read, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors, errors[:3]
+    assert len(forgotten) == 10
+
+
 def test_another_process_commit_is_seen_after_the_read_consistency_interval(svc, corpus):
     other = second_store(svc, consistency=timedelta(seconds=0.2))
     qvec = svc.embedder.embed_query("walrus tangerine harbour")
