@@ -12,7 +12,7 @@ _handler: Mangum | None = None
 def build_handler(settings: Settings | None = None) -> Mangum:
     """One app per process. Lifespan is off: Mangum's 'auto' re-runs it on every warm call, which the MCP
     session manager refuses; the gateway starts that manager lazily on the first /mcp request instead."""
-    return Mangum(create_app(settings or load_settings(), serverless=True), lifespan="off")
+    return Mangum(create_app(settings or load_settings(function="gateway"), serverless=True), lifespan="off")
 
 
 def handler(event: dict, context: object) -> dict:

@@ -4,7 +4,7 @@ from hindsight_memory.serverless import tasks
 from hindsight_memory.serverless.settings import load_settings
 from hindsight_memory.service import build_service
 
-service = build_service(load_settings())  # once per cold start
+service = build_service(load_settings(function="recall"))  # once per cold start
 
 
 def handler(event: dict, context: object) -> dict:

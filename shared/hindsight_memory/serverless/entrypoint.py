@@ -46,8 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     if role == "gateway":
         from ..config import Settings
         from ..gateway.app import serve
+        from .settings import for_function
 
-        serve(Settings())
+        serve(for_function(Settings(), "gateway"))
         return 0
     from .runner import SCHEDULES, LocalContext, LocalRunner, QueueSource, load_handler
 

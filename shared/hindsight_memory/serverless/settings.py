@@ -7,15 +7,31 @@ from typing import Any
 from ..config import Settings
 from ..errors import InvalidInput
 
+# Functions whose role may not write the tables (infra/modules/tenant/iam.tf): their writes go through the store
+# queue, so they must never create a table either (reflect's own run log is written directly, and stays so).
+READ_ONLY_FUNCTIONS = frozenset({"gateway", "recall", "reflect"})
 
-def load_settings(client: Any = None, **overrides: Any) -> Settings:
-    """Settings from the environment; when HINDSIGHT_SECRET_ARN is set, the secret's JSON document
-    `{"tokens": [...], "env": {"OPENAI_API_KEY": "..."}}` supplies the token hashes and provider keys.
+
+def for_function(settings: Settings, function: str | None) -> Settings:
+    """The settings as `function` must use them: a read-only function that is not its own writer (queue=sqs)
+    does not create tables, unless HINDSIGHT_CREATE_TABLES says otherwise."""
+    if (
+        function in READ_ONLY_FUNCTIONS
+        and settings.queue == "sqs"
+        and "create_tables" not in settings.model_fields_set
+    ):
+        return settings.model_copy(update={"create_tables": False})
+    return settings
+
+
+def load_settings(client: Any = None, *, function: str | None = None, **overrides: Any) -> Settings:
+    """Settings from the environment for `function`; when HINDSIGHT_SECRET_ARN is set, the secret's JSON
+    document `{"tokens": [...], "env": {"OPENAI_API_KEY": "..."}}` supplies the token hashes and provider keys.
 
     Raises:
         InvalidInput: the secret is not such a JSON document.
     """
-    settings = Settings(**overrides)
+    settings = for_function(Settings(**overrides), function)
     if not settings.secret_arn:
         return settings
     if client is None:

@@ -3,8 +3,11 @@ namespace here, whatever the caller asks, so no query path can cross namespaces.
 
 import logging
 import random
+import shutil
+import tempfile
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
@@ -14,7 +17,7 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 
-from ..errors import ModelMismatch, StorageConflict
+from ..errors import HindsightError, ModelMismatch, StorageConflict
 from ..models import Memory
 from .filters import Where
 from .schema import (
@@ -53,6 +56,17 @@ _SCALAR_INDEXES = {
     "cold": [("id", "btree"), ("namespace", "btree")],
 }
 REFLECTION_RUNS = "reflection_runs"
+# A store that may not create tables looks again this often for tables the writer has not made yet.
+MISSING_TABLE_RECHECK_S = 5.0
+
+
+class TablesNotCreated(HindsightError):
+    """A write reached a read-only store before the writer created the table (it must go through the queue)."""
+
+    status = 503
+    code = "tables_not_created"
+
+
 # Columns a search needs; the vector is fetched only where it is used.
 _SEARCH_COLUMNS = [f.name for f in memory_schema(1, "x") if f.name not in ("vector", "search_text")]
 _WITH_VECTOR = [*_SEARCH_COLUMNS, "vector"]
@@ -74,6 +88,8 @@ class LanceStore:
         cold_table: str | None = None,
         check_model: bool = True,
         warm_rows: int = 0,
+        create_tables: bool = True,
+        missing_recheck_s: float | None = None,
     ) -> None:
         self.uri = uri
         self.model_id = model_id
@@ -89,25 +105,99 @@ class LanceStore:
         current = self.current_tables() if memories_table is None else {}
         self.memories_name = memories_table or current.get(MEMORIES, MEMORIES)
         self.cold_name = cold_table or current.get(COLD, COLD)
-        self.memories = self._open(self.memories_name, self._schema, check_model=check_model)
-        self.events = self._open(EVENTS, EVENT_SCHEMA)
-        self.cold = self._open(self.cold_name, self._schema, check_model=check_model)
+        # Read-only processes (create_tables=False: their role may not write the tables' prefix) read a missing
+        # table as an empty stand-in and look again every `missing_recheck_s` until the writer has made it.
+        self._recheck_s = MISSING_TABLE_RECHECK_S if missing_recheck_s is None else missing_recheck_s
+        self._tables: dict[str, Any] = {}
+        self._waiting: dict[str, tuple[str, pa.Schema, bool]] = {}
+        self._scratch: Any = None
+        self._looked_at = time.monotonic()
+        self._tables_lock = threading.Lock()
+        for role, name, schema, check in (
+            (MEMORIES, self.memories_name, self._schema, check_model),
+            (EVENTS, EVENTS, EVENT_SCHEMA, False),
+            (COLD, self.cold_name, self._schema, check_model),
+        ):
+            table = self._open(name, schema, check_model=check, create=create_tables)
+            if table is None:
+                self._waiting[role] = (name, schema, check)
+                table = self._placeholder(name, schema)
+            self._tables[role] = table
         self._fts_ready = self._has_fts_index()
         self._fts_checked = time.monotonic()
         # A warm process answers searches from memory (0 rows: off); see storage/warm.py.
         self._warm_rows = warm_rows
         self._snapshot = _Snapshot(self)
-        self.warm = WarmIndex(warm_rows, self._snapshot) if warm_rows > 0 else None
+        self._warm_index = WarmIndex(warm_rows, self._snapshot) if warm_rows > 0 else None
         # Commits made through this store, and how many the cached table version has seen (see _warm_version).
         self._commits, self._seen_commits, self._version, self._version_at = 0, -1, 0, 0.0
         self._version_lock = threading.Lock()
         self._changes: deque[tuple[int, dict[str, tuple[set[str], set[str]]]]] = deque(maxlen=256)
 
     # ---------------------------------------------------------------- tables
-    def _open(self, name: str, schema: pa.Schema, check_model: bool = False) -> Any:
+    @property
+    def memories(self) -> Any:
+        return self._live(MEMORIES)
+
+    @property
+    def events(self) -> Any:
+        return self._live(EVENTS)
+
+    @property
+    def cold(self) -> Any:
+        return self._live(COLD)
+
+    @property
+    def warm(self) -> WarmIndex | None:
+        """The warm index, off while the memories table is a stand-in (it reads the real table by name)."""
+        return None if MEMORIES in self._waiting else self._warm_index
+
+    def waiting_for(self) -> list[str]:
+        """Roles of the tables this read-only store has not found yet (read as empty meanwhile)."""
+        return sorted(self._waiting)
+
+    def _live(self, role: str) -> Any:
+        if self._waiting and time.monotonic() - self._looked_at >= self._recheck_s:
+            self._look_again()
+        return self._tables[role]
+
+    def _look_again(self) -> None:
+        """Switch to the tables the writer has created since; the model check applies to them as at start.
+
+        Raises:
+            ModelMismatch: a table appeared holding vectors of another embedder (raised on every read after).
+        """
+        with self._tables_lock:
+            if not self._waiting or time.monotonic() - self._looked_at < self._recheck_s:
+                return
+            self._looked_at = time.monotonic()
+            for role, (name, schema, check) in list(self._waiting.items()):
+                try:
+                    table = self._open(name, schema, check_model=check, create=False)
+                except ModelMismatch:  # keep failing loudly rather than answer from the stand-in
+                    self._looked_at = float("-inf")
+                    raise
+                if table is not None:
+                    self._tables[role] = table
+                    del self._waiting[role]
+                    if role == MEMORIES:
+                        self._fts_checked = float("-inf")  # its full-text index may exist already
+
+    def _placeholder(self, name: str, schema: pa.Schema) -> "_Placeholder":
+        """An empty table of the same schema in a private temporary database (never the store's location)."""
+        if self._scratch is None:
+            path = tempfile.mkdtemp(prefix="hindsight-placeholder-")
+            weakref.finalize(self, shutil.rmtree, path, ignore_errors=True)
+            self._scratch = lancedb.connect(path)
+        return _Placeholder(self._scratch.create_table(name, schema=schema), name)
+
+    def _open(self, name: str, schema: pa.Schema, check_model: bool = False, create: bool = True) -> Any:
+        """The table `name`, created if missing (or None when missing and not `create`)."""
         try:
             table = self._db.open_table(name)
         except (FileNotFoundError, ValueError):
+            if not create:
+                return None
             try:
                 table = self._db.create_table(name, schema=schema)
             except (OSError, ValueError, RuntimeError):  # lost a creation race: open what the winner made
@@ -716,3 +806,43 @@ _MARK = "qqhsmarkqq"  # survives the tokenizer unchanged (no stem, no folding)
 
 def _from_iso(value: Any) -> Any:
     return datetime.fromisoformat(value) if isinstance(value, str) and value else (value or None)
+
+
+class _Placeholder:
+    """Stands in for a table the writer has not created yet: reads answer as on an empty table; anything that
+    would change it raises, since the stand-in is private to this process and the real table is not ours to make."""
+
+    _CHANGES = frozenset(
+        {
+            "add",
+            "add_columns",
+            "alter_columns",
+            "cleanup_old_versions",
+            "compact_files",
+            "create_fts_index",
+            "create_index",
+            "create_scalar_index",
+            "delete",
+            "drop_columns",
+            "drop_index",
+            "merge",
+            "merge_insert",
+            "optimize",
+            "replace_field_metadata",
+            "restore",
+            "update",
+            "update_field_metadata",
+        }
+    )
+
+    def __init__(self, table: Any, name: str) -> None:
+        self._table = table
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr in self._CHANGES:
+            raise TablesNotCreated(
+                f"table {self._name!r} does not exist yet and this process may not create it "
+                f"(create_tables=False): writes go through the store queue, whose writer creates it"
+            )
+        return getattr(self._table, attr)
