@@ -120,6 +120,25 @@ def _speaker(text: str) -> tuple[str, str]:
     return (label, rest) if label in _ROLES or long_rest else ("", text)
 
 
+_USER_ROLES = frozenset({"user", "human", "用户", "我"})
+_AGENT_ROLES = frozenset({"assistant", "ai", "bot", "agent", "助手"})
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you've|you'd|you're|yourself)\b|你|您", re.IGNORECASE)
+
+
+def side_of_turn(text: str) -> str:
+    """ "user" or "agent" when a turn starts with a role label ("user: ...", "assistant: ..."), else ""."""
+    label, _ = _speaker(text)
+    return "user" if label in _USER_ROLES else "agent" if label in _AGENT_ROLES else ""
+
+
+def side_asked_about(question: str) -> str:
+    """Whose words a question is about: "user" for the first person only ("what did I say..."), "agent" for
+    the second person only ("what did you suggest..."), "" when both or neither appear."""
+    first, second = bool(_FIRST_PERSON.search(question)), bool(_SECOND_PERSON.search(question))
+    return "user" if first and not second else "agent" if second and not first else ""
+
+
 def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)

@@ -353,3 +353,16 @@ def test_turns_of_a_named_speaker_conversation_never_supersede_each_other(servic
         "Melanie: That's great! My favorite book is Charlotte's Web.",
         "Caroline: My favorite book is Becoming Nicole.",
     } <= {m.content for m in books.memories}
+
+
+def test_a_question_about_what_i_said_prefers_the_users_turns_and_about_you_the_assistants(service):
+    store(
+        service,
+        "alice/chat",
+        {"content": "user: the robot vacuum from the hardware store", "session_id": "s1"},
+        {"content": "assistant: the robot vacuum from the hardware shop", "session_id": "s2"},
+    )
+    mine = recall(service, "alice/chat", "which robot vacuum did I mention", min_score=0.0).memories
+    yours = recall(service, "alice/chat", "which robot vacuum did you mention", min_score=0.0).memories
+    assert [m.content.split(":")[0] for m in mine] == ["user", "assistant"]
+    assert [m.content.split(":")[0] for m in yours] == ["assistant", "user"]

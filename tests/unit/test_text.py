@@ -2,7 +2,15 @@
 
 import pytest
 
-from hindsight_memory.text import extract_slot, fts_text, key, normalize, value_tokens
+from hindsight_memory.text import (
+    extract_slot,
+    fts_text,
+    key,
+    normalize,
+    side_asked_about,
+    side_of_turn,
+    value_tokens,
+)
 
 
 def test_normalize_folds_width_and_whitespace():
@@ -45,3 +53,34 @@ def test_keys_are_case_and_space_insensitive_digests():
 
 def test_value_tokens_capture_numbers_and_times():
     assert value_tokens("flight UA 1234 at 10:30") == {"1234", "10:30"}
+
+
+@pytest.mark.parametrize(
+    "turn, side",
+    [
+        ("user: I like tea", "user"),
+        ("assistant: Sure, noted.", "agent"),
+        ("用户: 我想喝茶", "user"),
+        ("助手: 好的", "agent"),
+        ("Caroline: I went to the park yesterday with my dog", ""),
+        ("I like tea", ""),
+    ],
+)
+def test_a_role_label_says_whose_turn_it_is(turn, side):
+    assert side_of_turn(turn) == side
+
+
+@pytest.mark.parametrize(
+    "question, side",
+    [
+        ("What did I say I would buy?", "user"),
+        ("我说过想去哪两个城市?", "user"),
+        ("What did you recommend?", "agent"),
+        ("你推荐了什么书?", "agent"),
+        ("What did you suggest for my trip?", ""),
+        ("我们什么时候见面?", ""),
+        ("Where is the meeting?", ""),
+    ],
+)
+def test_a_question_in_one_grammatical_person_is_about_that_side(question, side):
+    assert side_asked_about(question) == side

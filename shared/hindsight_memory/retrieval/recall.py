@@ -16,7 +16,7 @@ from ..embed import Embedder
 from ..models import Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
-from ..text import content_hash, fts_text, has_cjk, key, terms
+from ..text import content_hash, fts_text, has_cjk, key, side_asked_about, side_of_turn, terms
 from ..timeparse import TimeWindow, parse_time_window
 from .rerank import Reranker
 
@@ -186,6 +186,7 @@ class Retriever:
     def _score(self, cands: list[Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime) -> None:
         qterms = set(terms(q.query))
         cjk = has_cjk(q.query)
+        side = side_asked_about(q.query)
         k = self.s.rrf_k
         n_channels = len(q.channels)
         for c in cands:
@@ -206,6 +207,8 @@ class Retriever:
             base = (0.55 * rrf_norm + 0.45 * relevance) * (0.75 + 0.25 * decay) * importance * usage
             if _phatic(m):
                 base *= PHATIC_PRIOR
+            if side and side_of_turn(m.content) not in ("", side):
+                base *= OTHER_SIDE_PRIOR
             if m.status != Status.active:
                 base *= 0.8  # history is shown when asked for, below the current value
             c.raw["cosine"] = cos
@@ -281,6 +284,7 @@ class Retriever:
         ordered[:20] = head
 
 
+OTHER_SIDE_PRIOR = 0.85  # "what did I say..." is about the user's turns; the assistant's rank a little lower
 PHATIC_PRIOR = (
     0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
 )
