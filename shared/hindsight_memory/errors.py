@@ -56,3 +56,10 @@ class BudgetExceeded(HindsightError):
 
     status = 429
     code = "budget_exceeded"
+
+
+class TablesNotCreated(HindsightError):
+    """A write reached a read-only store before the writer created the table (it must go through the queue)."""
+
+    status = 503
+    code = "tables_not_created"

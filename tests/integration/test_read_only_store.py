@@ -10,11 +10,11 @@ from pathlib import Path
 import boto3
 import pytest
 
-from hindsight_memory.errors import ModelMismatch
+from hindsight_memory.errors import ModelMismatch, TablesNotCreated
 from hindsight_memory.models import MemoryCreate, RecallQuery, StoreRequest
 from hindsight_memory.service import build_service
 from hindsight_memory.storage import lance
-from hindsight_memory.storage.lance import LanceStore, TablesNotCreated
+from hindsight_memory.storage.lance import LanceStore
 from hindsight_memory.writer.queue import WriteQueue
 
 NS = "alice/project-x"

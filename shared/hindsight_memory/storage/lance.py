@@ -17,7 +17,7 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 
-from ..errors import HindsightError, ModelMismatch, StorageConflict
+from ..errors import ModelMismatch, StorageConflict, TablesNotCreated
 from ..models import Memory
 from .filters import Where
 from .schema import (
@@ -58,13 +58,6 @@ _SCALAR_INDEXES = {
 REFLECTION_RUNS = "reflection_runs"
 # A store that may not create tables looks again this often for tables the writer has not made yet.
 MISSING_TABLE_RECHECK_S = 5.0
-
-
-class TablesNotCreated(HindsightError):
-    """A write reached a read-only store before the writer created the table (it must go through the queue)."""
-
-    status = 503
-    code = "tables_not_created"
 
 
 # Columns a search needs; the vector is fetched only where it is used.
