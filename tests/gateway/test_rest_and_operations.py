@@ -2,6 +2,7 @@
 
 import json
 import logging
+import re
 
 import pytest
 
@@ -92,6 +93,9 @@ def test_health_reports_storage_and_metrics_speak_prometheus(live_gateway):
         'route="/v1/memories/recall"',
     ):
         assert name in text, name
+    # the recall above was served from memory: the warm index holds the namespace's one row
+    assert re.search(r'hindsight_warm_index_rows\{tenant="[^"]+"\} 1\.0', text), text
+    assert re.search(r'hindsight_warm_index_namespaces\{tenant="[^"]+"\} 1\.0', text)
 
 
 def test_openapi_documents_the_rest_api(live_gateway):

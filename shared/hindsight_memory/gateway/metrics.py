@@ -55,8 +55,19 @@ class _ServiceCollector(Collector):
         llm_tokens = CounterMetricFamily(
             "hindsight_llm_tokens", "LLM tokens (prompt + completion) spent by reflection", labels=["tenant"]
         )
+        warm_rows = GaugeMetricFamily(
+            "hindsight_warm_index_rows", "Rows this process serves recall from in memory", labels=["tenant"]
+        )
+        warm_ns = GaugeMetricFamily(
+            "hindsight_warm_index_namespaces",
+            "Namespaces held by this process's warm index",
+            labels=["tenant"],
+        )
         for tenant, svc in self.ops.tenants.loaded().items():
             c = svc.counters
+            held = svc.store.warm.describe() if svc.store.warm is not None else {}
+            warm_rows.add_metric([tenant], sum(h["rows"] for h in held.values()))
+            warm_ns.add_metric([tenant], len(held))
             recalls.add_metric([tenant], c.recalls)
             hits.add_metric([tenant], c.recall_hits)
             hit_rate.add_metric([tenant], c.recall_hits / c.recalls if c.recalls else 0.0)
@@ -74,7 +85,7 @@ class _ServiceCollector(Collector):
             depth.add_metric([tenant], svc.queue.depth())
             self._memories(mem, tenant, svc)
         yield from (mem, depth, recalls, hits, hit_rate, stored, dedup, sup, sup_ratio, feedback, reuse)
-        yield from (reflections, llm_calls, llm_tokens)
+        yield from (reflections, llm_calls, llm_tokens, warm_rows, warm_ns)
 
     def _memories(self, family: GaugeMetricFamily, tenant: str, svc) -> None:
         try:
