@@ -105,7 +105,7 @@ _NOT_A_VALUE = re.compile(
 )
 
 
-_ROLES = frozenset(
+ROLES = frozenset(
     {"user", "assistant", "system", "human", "ai", "bot", "agent", "tool", "q", "a", "用户", "助手"}
 )
 
@@ -117,7 +117,21 @@ def _speaker(text: str) -> tuple[str, str]:
         return "", text
     label, rest = m.group("label").strip().casefold(), m.group("rest")
     long_rest = len(rest.split()) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
-    return (label, rest) if label in _ROLES or long_rest else ("", text)
+    return (label, rest) if label in ROLES or long_rest else ("", text)
+
+
+# A question or a request: the turn after it answers, and means little without it ("When is it?" / "14 June.").
+# Read over the end of a turn, where the question of a longer turn sits.
+_INVITES_REPLY = re.compile(
+    r"[?？]|(?:吗|呢|什么|哪|谁|几|多少)[。!！]?\s*$|\b(?:please|can you|could you|would you|help me|let me know|"
+    r"remind me)\b|请|帮我|麻烦|能不能|可以.{0,8}吗",
+    re.IGNORECASE,
+)
+
+
+def invites_reply(text: str) -> bool:
+    """Whether a turn asks something of the other side, so that the next turn is its answer."""
+    return bool(_INVITES_REPLY.search(text[-120:]))
 
 
 _USER_ROLES = frozenset({"user", "human", "用户", "我"})

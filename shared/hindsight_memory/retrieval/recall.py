@@ -3,7 +3,6 @@ with calibrated relevance, time decay, importance, usage and session neighbours.
 padding the answer with noise."""
 
 import math
-import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,7 +15,17 @@ from ..embed import Embedder
 from ..models import Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
-from ..text import content_hash, fts_text, has_cjk, key, side_asked_about, side_of_turn, terms
+from ..text import (
+    ROLES,
+    content_hash,
+    fts_text,
+    has_cjk,
+    invites_reply,
+    key,
+    side_asked_about,
+    side_of_turn,
+    terms,
+)
 from ..timeparse import TimeWindow, parse_time_window
 from .rerank import Reranker
 
@@ -34,13 +43,6 @@ class Candidate:
 NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
 ANSWER_SHARE = 0.7  # score a turn inherits from the question right before it
 CONTEXT_SHARE = 0.3  # score a turn inherits from any other adjacent turn
-_QUESTION = re.compile(
-    r"[?？]|(?:吗|呢|什么|哪|谁|几|多少)[。!！]?\s*$|\b(?:please|can you|could you)\b|请|帮我", re.IGNORECASE
-)
-
-
-def _is_question(text: str) -> bool:
-    return bool(_QUESTION.search(text[-80:]))
 
 
 class Retriever:
@@ -240,7 +242,7 @@ class Retriever:
         best = sorted(cands.values(), key=lambda c: c.score, reverse=True)[:NEIGHBOUR_SEEDS]
         # Only a question or request has an answer after it worth fetching; statements stand on their own (and
         # short replies already carry their prompt from write time), so most recalls skip this round trip.
-        seeds = [c.memory for c in best if c.memory.session_id and _is_question(c.memory.content)]
+        seeds = [c.memory for c in best if c.memory.session_id and invites_reply(c.memory.content)]
         if seeds:
             have = {(c.memory.session_id, c.memory.seq) for c in cands.values()}
             ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds}
@@ -263,7 +265,7 @@ class Retriever:
             # Phatic turns ("Anything else?", "听起来不错。") match everything a little and lend nothing; the turn
             # before lends most when it asked what this turn answers.
             if prev is not None and not _phatic(prev.memory):
-                lent.append(((ANSWER_SHARE if _is_question(prev.memory.content) else CONTEXT_SHARE), prev))
+                lent.append(((ANSWER_SHARE if invites_reply(prev.memory.content) else CONTEXT_SHARE), prev))
             if nxt is not None and not _phatic(nxt.memory):
                 lent.append((CONTEXT_SHARE, nxt))
             if not lent:
@@ -288,13 +290,12 @@ OTHER_SIDE_PRIOR = 0.85  # "what did I say..." is about the user's turns; the as
 PHATIC_PRIOR = (
     0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
 )
-_SPEAKERS = frozenset({"user", "assistant", "system", "human", "ai", "用户", "助手"})
 
 
 def _phatic(m: Memory) -> bool:
     """Two content words or fewer, no number, and no prompt attached at write time (a reply like "14 June."
     carries the question it answers in its context, so it is not phatic)."""
-    words = [t for t in terms(m.content) if t not in _SPEAKERS]
+    words = [t for t in terms(m.content) if t not in ROLES]
     return len(words) <= 2 and not any(ch.isdigit() for ch in m.content) and "\n" not in m.context
 
 

@@ -4,7 +4,6 @@ that is delivered again (SQS redelivery, a crash between commits) converges to t
 
 import json
 import logging
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,7 +15,7 @@ from ..embed import Embedder
 from ..models import Kind, Memory, Source, Status, as_utc, utcnow
 from ..storage.filters import Where
 from ..storage.lance import LanceStore
-from ..text import content_hash, extract_slot, has_cjk, key, normalize, value_tokens
+from ..text import content_hash, extract_slot, has_cjk, invites_reply, key, normalize, value_tokens
 from .messages import (
     LIFECYCLE_OPS,
     AdjustOp,
@@ -375,19 +374,8 @@ CONTEXT_TURNS = 2  # turns before a short turn that travel with it into its embe
 _SHORT_CHARS, _SHORT_CJK_CHARS = 80, 30
 
 
-_INVITES_REPLY = re.compile(
-    r"[?？]\s*$|[?？][\"'”’)]?\s*$|\b(?:please|can you|could you|would you|help me|let me know|remind me)\b|请|帮我|麻烦|能不能|可以.{0,8}吗",
-    re.IGNORECASE,
-)
-
-
 def _is_short(text: str) -> bool:
     return len(text) <= (_SHORT_CJK_CHARS if has_cjk(text) else _SHORT_CHARS)
-
-
-def _invites_reply(text: str) -> bool:
-    """A question or a request: the turn after it is an answer whose meaning lives here."""
-    return bool(_INVITES_REPLY.search(text))
 
 
 def _situate(
@@ -401,7 +389,7 @@ def _situate(
             before = tails.setdefault(it.session_id, [])
             # Only a reply needs its prompt: "14 June." after "When is it?"; not "Ah, okay." after a statement,
             # which would otherwise borrow the statement's meaning and crowd it out of results.
-            if before and _is_short(it.content) and _invites_reply(before[-1]):
+            if before and _is_short(it.content) and invites_reply(before[-1]):
                 ctx = "\n".join([*([it.context] if it.context else []), *before])
                 it = it.model_copy(update={"context": ctx})
             tails[it.session_id] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
