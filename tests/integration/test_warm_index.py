@@ -150,6 +150,23 @@ def test_warm_and_lancedb_recall_return_the_same_memories_under_every_filter(svc
     assert svc.store.warm.describe()[NS]["full_text"]  # answered from memory, not by falling back
 
 
+def test_int8_preselection_in_large_namespaces_returns_the_exact_top_k(svc, corpus):
+    """Above `exact_rows` candidates the warm index ranks by int8 codes first and scores the best few times
+    `limit` exactly; forced on for this 2,600-row namespace, it must still agree with LanceDB rank for rank."""
+    lance = second_store(svc, warm_rows=0)
+    svc.store.warm.exact_rows = 0
+    rng = random.Random(4)
+    for text in rng.sample(corpus, 15):
+        qvec = svc.embedder.embed_query(" ".join(text.split()[:3]))
+        for flt in FILTERS[:7]:
+            where = svc.retriever._where(RecallQuery(namespace=NS, query="x", **flt), None)
+            warm = svc.store.vector_search(NS, qvec, where, 60)
+            cold = lance.vector_search(NS, qvec, where, 60)
+            # the same rows with the same cosines in the same order (exact ties may come in either order)
+            assert {m.id for m, _, _ in warm} == {m.id for m, _, _ in cold}, flt
+            assert [c for _, c, _ in warm] == pytest.approx([c for _, c, _ in cold], abs=1e-5), flt
+
+
 def test_neighbour_lookups_are_answered_from_memory_with_the_same_rows(svc, corpus):
     lance = second_store(svc, warm_rows=0)
     ranges = {(key("s12"), 3, 5), (key("s40"), 0, 1), (key("s-none"), 0, 9)}
