@@ -13,7 +13,9 @@ def test_recall_bench_reports_warm_and_lancedb_serving_with_every_number():
         for part in ("core", "e2e", "after_write", "exact_numpy", "query_embed"):
             assert r[part]["p50_ms"] > 0 and r[part]["p99_ms"] >= r[part]["p50_ms"], (r["mode"], part)
         assert r["first_recall_s"] > 0 and r["rss_mb"] > 0
+        assert 0.0 <= r["top60_vs_exact"] <= 1.0
     warm, lance = rows
     assert warm["rows_in_memory"] >= 540 and lance["rows_in_memory"] == 0  # 9 in 10 rows are in "bench"
+    assert warm["top60_vs_exact"] == 1.0  # exact search in a namespace this small
     text = _recall_section(rows)
     assert "warm index" in text and "LanceDB" in text and "after write p50" in text

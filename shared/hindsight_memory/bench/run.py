@@ -43,6 +43,7 @@ def _recall_section(results: list[dict]) -> str:
             r["after_write"]["p50_ms"],
             r["exact_numpy"]["p50_ms"],
             f"{r['core_vs_exact']:.1f}x",
+            f"{r['top60_vs_exact']:.3f}",
             r["query_embed"]["p50_ms"],
             r["rss_mb"],
         ]
@@ -64,6 +65,7 @@ def _recall_section(results: list[dict]) -> str:
             "after write p50",
             "numpy p50",
             "core/numpy",
+            "top60 = exact",
             "q-embed p50",
             "peak RSS MB",
         ],
