@@ -6,6 +6,7 @@ import pytest
 
 from hindsight_memory.config import Settings
 from hindsight_memory.service import build_service
+from tests.fakes.fake_llm import FakeLLM
 from tests.support.moto import moto_server, new_bucket
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -47,3 +48,11 @@ def local_service(tmp_path):
     svc = build_service(Settings(store_uri=str(tmp_path / "data"), embedder="hashing"))
     yield svc
     svc.close()
+
+
+@pytest.fixture
+def fake_llm():
+    """A fake OpenAI-compatible LLM server on 127.0.0.1 (the only thing tests fake)."""
+    server = FakeLLM().start()
+    yield server
+    server.stop()

@@ -10,19 +10,11 @@ from hindsight_memory.gateway.app import create_app
 from hindsight_memory.gateway.tenants import TenantRegistry
 from hindsight_memory.llm import LLMClient
 from hindsight_memory.service import build_service
-from tests.fakes.fake_llm import FakeLLM
 from tests.gateway.conftest import UvicornThread, gateway_settings, make_tokens, mcp_client
 from tests.reflection.conftest import CSV_TASK, draft
 from tests.support.moto import free_port
 
 LESSON = "Check a CSV file's delimiter before loading it: European exports often use semicolons."
-
-
-@pytest.fixture
-def fake_llm():
-    server = FakeLLM().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -5,16 +5,8 @@ import pytest
 from hindsight_memory.config import Settings
 from hindsight_memory.llm import LLMClient
 from hindsight_memory.service import build_service
-from tests.fakes.fake_llm import FakeLLM
 
 NS = "alice/proj"
-
-
-@pytest.fixture
-def fake_llm():
-    server = FakeLLM().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
