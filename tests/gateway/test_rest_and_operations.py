@@ -93,9 +93,10 @@ def test_health_reports_storage_and_metrics_speak_prometheus(live_gateway):
         'route="/v1/memories/recall"',
     ):
         assert name in text, name
-    # the recall above was served from memory: the warm index holds the namespace's one row
-    assert re.search(r'hindsight_warm_index_rows\{tenant="[^"]+"\} 1\.0', text), text
-    assert re.search(r'hindsight_warm_index_namespaces\{tenant="[^"]+"\} 1\.0', text)
+    # the recall above was served from memory: some tenant's warm index holds rows (the gateway is shared)
+    rows = re.findall(r'hindsight_warm_index_rows\{tenant="[^"]+"\} ([0-9.]+)', text)
+    spaces = re.findall(r'hindsight_warm_index_namespaces\{tenant="[^"]+"\} ([0-9.]+)', text)
+    assert max(map(float, rows)) >= 1 and max(map(float, spaces)) >= 1, text
 
 
 def test_openapi_documents_the_rest_api(live_gateway):

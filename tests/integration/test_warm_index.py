@@ -342,9 +342,12 @@ def _mem(svc, name, content):
     )
 
 
-def test_own_commits_refresh_by_id_and_a_foreign_commit_between_them_is_still_seen(svc, corpus):
-    """This process's commits are noted by version, so the warm index reads just the rows they wrote; a commit
-    by another process in between leaves a gap in the versions, which must force the full delta read."""
+def test_own_commits_refresh_from_what_they_wrote_and_a_foreign_commit_between_them_is_still_seen(
+    svc, corpus
+):
+    """This process's commits are noted by version: the warm index takes the rows a recent upsert wrote (no read
+    at all), or reads just their ids once those rows are no longer kept; a commit by another process in between
+    leaves a gap in the versions, which must force the scan of newer fragments."""
     qvec = svc.embedder.embed_query("walrus tangerine harbour")
     assert memory_id("mine-1") not in vsearch(svc.store, NS, qvec)  # warm
     fetched: list[str] = []
@@ -353,6 +356,12 @@ def test_own_commits_refresh_by_id_and_a_foreign_commit_between_them_is_still_se
     mine = _mem(svc, "mine-1", "walrus tangerine harbour")
     svc.store.upsert([mine], svc.embedder.embed_passages([mine.content]))
     assert vsearch(svc.store, NS, qvec)[:1] == [mine.id]
+    assert fetched == []  # taken from the write itself
+
+    again = _mem(svc, "mine-2", "walrus tangerine harbour at dawn today")
+    svc.store.upsert([again], svc.embedder.embed_passages([again.content]))
+    svc.store._written.clear()  # as if many commits had passed since
+    assert again.id in vsearch(svc.store, NS, qvec)[:2]
     assert fetched and all(" IN (" in w and "_rowid" not in w for w in fetched)  # read by id only
 
     other = second_store(svc)
@@ -365,6 +374,9 @@ def test_own_commits_refresh_by_id_and_a_foreign_commit_between_them_is_still_se
     assert any("_rowid" in w for w in fetched)  # the gap made it scan newer fragments
     plain = second_store(svc, warm_rows=0)
     assert hits == vsearch(plain, NS, qvec)
+    # the rows taken from writes got their real addresses back from that scan: compaction still agrees
+    svc.store.upkeep(retention=timedelta(hours=1), scalar_min_rows=0, vector_min_rows=10**9)
+    assert wait_until(lambda: vsearch(svc.store, NS, qvec) == vsearch(plain, NS, qvec))
 
 
 def test_hostile_labels_stay_inside_their_namespace_and_hostile_namespaces_are_refused(svc):

@@ -30,7 +30,7 @@ from .schema import (
     memory_to_row,
     row_to_memory,
 )
-from .warm import WarmIndex
+from .warm import UNKNOWN_ROWID, WarmIndex
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -56,6 +56,8 @@ _SCALAR_INDEXES = {
     "cold": [("id", "btree"), ("namespace", "btree")],
 }
 REFLECTION_RUNS = "reflection_runs"
+# The warm index refreshes from the rows this process's recent upserts wrote, instead of reading them back.
+WRITTEN_ROWS_KEPT, WRITTEN_COMMITS_KEPT = 512, 16
 # A store that may not create tables looks again this often for tables the writer has not made yet.
 MISSING_TABLE_RECHECK_S = 5.0
 
@@ -126,6 +128,7 @@ class LanceStore:
         self._commits, self._seen_commits, self._version, self._version_at = 0, -1, 0, 0.0
         self._version_lock = threading.Lock()
         self._changes: deque[tuple[int, dict[str, tuple[set[str], set[str]]]]] = deque(maxlen=256)
+        self._written: dict[int, pa.Table] = {}  # version -> the rows an upsert wrote (recent small commits)
 
     # ---------------------------------------------------------------- tables
     @property
@@ -282,7 +285,7 @@ class LanceStore:
             lambda: t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
         )
         if table == MEMORIES:
-            self._note(res.version, memories, ())
+            self._note(res.version, memories, (), rows)
 
     def append_events(self, rows: list[dict[str, Any]]) -> None:
         """Append raw events; ids are deterministic, so a redelivered batch inserts nothing twice."""
@@ -299,12 +302,23 @@ class LanceStore:
         if table == MEMORIES:
             self._note(res.version, (), [(namespace, i) for i in ids])
 
-    def _note(self, version: int, written: Sequence[Memory], deleted: Sequence[tuple[str, str]]) -> None:
+    def _note(
+        self,
+        version: int,
+        written: Sequence[Memory],
+        deleted: Sequence[tuple[str, str]],
+        rows: pa.Table | None = None,
+    ) -> None:
         """Remember what one of this process's commits to the memories table changed, by the version it made:
-        the warm index then refreshes by reading just those rows (any commit not noted here, from this process
-        or another, leaves a gap in the versions and the warm index falls back to scanning newer fragments)."""
+        the warm index then refreshes from the rows written (kept for small recent commits) or by reading just
+        those ids (any commit not noted here, from this process or another, leaves a gap in the versions and the
+        warm index falls back to scanning newer fragments)."""
         if self.warm is None:
             return
+        if rows is not None and len(rows) <= WRITTEN_ROWS_KEPT:
+            self._written[version] = rows
+            while len(self._written) > WRITTEN_COMMITS_KEPT:
+                self._written.pop(next(iter(self._written)))
         change: dict[str, tuple[set[str], set[str]]] = {}
         for m in written:
             change.setdefault(m.namespace, (set(), set()))[0].add(m.id)
@@ -774,6 +788,24 @@ class _Snapshot:
                 have[0].update(written)
                 have[1].update(deleted)
         return out
+
+    def written(self, since: int, until: int, namespace: str, ids: set[str]) -> pa.Table | None:
+        """The rows of `namespace` with these ids as this process's commits since+1 .. until wrote them (the
+        latest write of each), with an unknown row id; None unless every commit that wrote one is still kept."""
+        kept = dict(self._store._written)
+        out: dict[str, pa.Table] = {}
+        for v in range(since + 1, until + 1):
+            rows = kept.get(v)
+            if rows is None:
+                continue
+            ids_ns = zip(rows.column("id").to_pylist(), rows.column("namespace").to_pylist(), strict=True)
+            for j, (i, ns) in enumerate(ids_ns):
+                if ns == namespace and i in ids:
+                    out[i] = rows.slice(j, 1)
+        if set(out) != ids:
+            return None  # some were written by a commit no longer kept (or deleted since: then read them)
+        t = pa.concat_tables(list(out.values()))
+        return t.append_column("_rowid", pa.array([UNKNOWN_ROWID] * len(t), type=pa.uint64()))
 
     def tokenize(self, texts: list[str]) -> list[list[str]] | None:
         """Words as the table's FTS index sees them (its tokenizer, stemmer and folding), or None without one.

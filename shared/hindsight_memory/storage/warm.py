@@ -40,6 +40,9 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
     ">": lambda a, b: a > b,
 }
 Hit = tuple[dict, float, np.ndarray]  # (row, score, unit vector)
+# Rows taken from this process's own writes do not know their row address; they never move the fragment
+# boundary, and the next scan of newer fragments reads them again with their real one.
+UNKNOWN_ROWID = np.iinfo(np.uint64).max
 EXACT_ROWS = 20_000  # up to this many candidate rows, every one is scored in float32 directly
 PRESELECT = 4  # above it, int8 codes pick this many times `limit` rows for exact scoring
 CODE_MARGIN = (
@@ -122,6 +125,7 @@ class Source(Protocol):
     def count(self, where: str) -> int: ...
     def tokenize(self, texts: list[str]) -> list[list[str]] | None: ...  # None: no full-text index yet
     def changes(self, since: int, until: int) -> dict[str, tuple[set[str], set[str]]] | None: ...
+    def written(self, since: int, until: int, namespace: str, ids: set[str]) -> pa.Table | None: ...
 
 
 @dataclass
@@ -310,8 +314,11 @@ class WarmIndex:
                     alive[j] = False
             new = None
             if written:
-                by_id = str(Where(namespace).ids(sorted(written)))
-                new = _own(self._source.fetch(by_id, with_vector=True), namespace)
+                if not written & deleted:  # else the order of writes and deletes matters: read the table
+                    new = self._source.written(st.version, version, namespace, written)
+                if new is None:
+                    by_id = str(Where(namespace).ids(sorted(written)))
+                    new = _own(self._source.fetch(by_id, with_vector=True), namespace)
             return self._tidy(self._append(st, version, alive, new))
         boundary = (st.max_frag + 1) << 32
         new = _own(
@@ -369,7 +376,7 @@ class WarmIndex:
             alive=np.ones(n, dtype=bool),
             keys=keys,
             ids={i: j for j, i in enumerate(t.column("id").to_pylist())},
-            max_frag=int(cols["rowid"].max() >> np.uint64(32)) if n else -1,
+            max_frag=_max_frag(cols["rowid"], -1),
             postings=postings,
             **cols,
         )
@@ -403,11 +410,11 @@ class WarmIndex:
                 **grown,
                 "version": version,
                 "n": n,
-                "table": pa.concat_tables([st.table, t.select(st.table.column_names)]),
+                "table": pa.concat_tables([st.table, t.select(st.table.column_names).cast(st.table.schema)]),
                 "mat": mat,
                 "codes": codes,
                 "alive": np.concatenate([alive, np.ones(m, dtype=bool)]),
-                "max_frag": max(st.max_frag, int(cols["rowid"].max() >> np.uint64(32))),
+                "max_frag": _max_frag(cols["rowid"], st.max_frag),
             }
         )
 
@@ -453,6 +460,12 @@ def _split(data: pa.Table) -> tuple[np.ndarray, pa.Table]:
     dim = col.type.list_size
     vecs = col.flatten().to_numpy(zero_copy_only=False).astype(np.float32, copy=False).reshape(-1, dim)
     return vecs, data.drop_columns(["vector"])
+
+
+def _max_frag(rowid: np.ndarray, floor: int) -> int:
+    """The highest fragment among known row addresses (rows from this process's writes have none yet)."""
+    known = rowid[rowid != UNKNOWN_ROWID]
+    return max(floor, int(known.max() >> np.uint64(32))) if len(known) else floor
 
 
 def _code(unit_vecs: np.ndarray) -> np.ndarray:
