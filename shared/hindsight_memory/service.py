@@ -202,23 +202,34 @@ class MemoryService:
 
     # ------------------------------------------------------------------ lifecycle (thin: see lifecycle/)
     def forget_matching(
-        self, namespace: str, *, where: Any = None, everything: bool = False, purge: bool = False
+        self,
+        namespace: str,
+        *,
+        where: Any = None,
+        everything: bool = False,
+        purge: bool = False,
+        subtree: bool = False,
     ) -> dict:
-        """Forget by filter (a lifecycle.ForgetFilter or its dict) or the whole namespace.
+        """Forget by filter (a lifecycle.ForgetFilter or its dict) or the whole namespace (with `subtree`, also
+        every namespace under it).
 
         Raises:
-            InvalidInput: bad namespace or filter, or neither a filter nor everything=True.
+            InvalidInput: bad namespace or filter, neither a filter nor everything=True, or subtree without it.
         """
         from .writer.messages import ForgetFilter
 
         validate_namespace(namespace)
         if where is None and not everything:
             raise InvalidInput("give a filter, or everything=True to forget the whole namespace")
+        if subtree and not everything:
+            raise InvalidInput("include_subnamespaces needs everything=true")
         try:
             flt = ForgetFilter.model_validate(where) if where is not None else None
         except ValueError as exc:
             raise InvalidInput(f"bad forget filter: {exc}") from exc
-        op = ForgetOp(namespace=namespace, filter=flt, everything=everything, purge=purge, at=utcnow())
+        op = ForgetOp(
+            namespace=namespace, filter=flt, everything=everything, subtree=subtree, purge=purge, at=utcnow()
+        )
         return self._run(op, timeout_s=3600) or {"queued": True}
 
     def archive(self, namespace: str, ids: list[str]) -> dict:

@@ -187,3 +187,36 @@ def test_rest_forget_by_filter_and_the_one_of_rule(live_gateway):
     assert none.status_code == 400
     assert gone.status_code == 200 and gone.json()["forgotten"] == 1
     assert [m["content"] for m in left["memories"]] == ["keep: the release branch is release/7"]
+
+
+def test_rest_forgets_a_namespace_with_its_subnamespaces_only_when_asked(live_gateway):
+    h = live_gateway.headers("alice")
+    with live_gateway.http() as http:
+        for ns in ("alice/tree", "alice/tree/sub", "alice/treehouse"):
+            http.post(
+                "/v1/memories/store",
+                headers=h,
+                json={"namespace": ns, "wait": True, "items": [{"content": f"{ns} holds the wombat note"}]},
+            )
+        refused = http.post(
+            "/v1/memories/forget",
+            headers=h,
+            json={"namespace": "alice/tree", "ids": ["0" * 32], "include_subnamespaces": True},
+        )
+        gone = http.post(
+            "/v1/memories/forget",
+            headers=h,
+            json={"namespace": "alice/tree", "everything": True, "include_subnamespaces": True},
+        )
+        left = {
+            ns: http.post(
+                "/v1/memories/recall",
+                headers=h,
+                json={"namespace": ns, "query": "wombat note", "min_score": 0},
+            ).json()["memories"]
+            for ns in ("alice/tree", "alice/tree/sub", "alice/treehouse")
+        }
+    assert refused.status_code == 400
+    assert gone.status_code == 200 and gone.json()["forgotten"] == 2 and gone.json()["namespaces"] == 2
+    assert left["alice/tree"] == [] and left["alice/tree/sub"] == []
+    assert [m["content"] for m in left["alice/treehouse"]] == ["alice/treehouse holds the wombat note"]

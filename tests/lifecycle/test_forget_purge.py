@@ -93,6 +93,28 @@ def test_forgetting_a_whole_namespace_purges_it_and_leaves_other_namespaces_alon
     assert raw_files_containing(settings, "okapi-9913") == []
 
 
+def test_forgetting_a_namespace_with_its_subnamespaces_stops_at_the_prefix_boundary(svc_and_settings):
+    """GIVEN alice, alice/p1 and alice/p1/notes (and alicex, bob beside them) WHEN alice is forgotten with its
+    sub-namespaces THEN the three are empty (hidden, then purged for good) and alicex and bob are untouched."""
+    svc, settings = svc_and_settings
+    for ns in ("alice", "alice/p1", "alice/p1/notes", "alicex", "bob"):
+        store(svc, ns, f"{ns} keeps the quokka-{len(ns)} key")
+    hidden = svc.forget_matching("alice", everything=True, subtree=True)
+    assert hidden["forgotten"] == 3 and hidden["namespaces"] == 3
+    for ns in ("alice", "alice/p1", "alice/p1/notes"):
+        assert recall(svc, ns, "quokka key").missing, ns
+    for ns in ("alicex", "bob"):
+        assert [m.content for m in recall(svc, ns, "quokka key").memories] == [
+            f"{ns} keeps the quokka-{len(ns)} key"
+        ]
+    purged = svc.forget_matching("alice", everything=True, subtree=True, purge=True)
+    assert purged["purged"] == 3
+    assert raw_files_containing(settings, "alice/p1/notes keeps") == []
+    assert raw_files_containing(settings, "alicex keeps")  # still stored
+    with pytest.raises(InvalidInput):
+        svc.forget_matching("alice", where={"tags": ["x"]}, subtree=True)
+
+
 def test_forget_without_a_selection_or_with_a_bad_filter_is_refused(svc_and_settings):
     svc, _ = svc_and_settings
     with pytest.raises(InvalidInput):

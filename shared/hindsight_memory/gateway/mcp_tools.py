@@ -217,12 +217,19 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
         everything: Annotated[
             bool, Field(description="Forget the whole namespace (with no ids or filter)")
         ] = False,
+        include_subnamespaces: Annotated[
+            bool,
+            Field(description="With everything: also every namespace under this one (alice/... for alice)"),
+        ] = False,
         purge: Annotated[bool, Field(description="Erase for good instead of hiding (restorable)")] = False,
     ) -> CallToolResult:
         """Forget memories. Call it when the user asks you to forget something or a memory is wrong; find the ids
         with memory_recall first, or give a filter. purge=true erases them for good."""
         return await run(
-            "memory_forget", lambda who: ops.forget(who, namespace, ids or [], purge, filter, everything)
+            "memory_forget",
+            lambda who: ops.forget(
+                who, namespace, ids or [], purge, filter, everything, include_subnamespaces
+            ),
         )
 
     @mcp.tool(name="memory_feedback", annotations=ToolAnnotations(idempotent_hint=False))

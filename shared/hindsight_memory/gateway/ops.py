@@ -69,16 +69,21 @@ class Operations:
         purge: bool = False,
         filter: Any = None,
         everything: bool = False,
+        include_subnamespaces: bool = False,
     ) -> dict:
         if sum(map(bool, (ids, filter is not None, everything))) != 1:
             raise InvalidInput("give exactly one of: ids, a filter, or everything=true")
+        if include_subnamespaces and not everything:
+            raise InvalidInput("include_subnamespaces needs everything=true")
         if len(ids) > self.settings.max_items_per_store:
             raise LimitExceeded(f"at most {self.settings.max_items_per_store} ids per call")
         svc = self._svc(who, namespace)
         if ids:
             return svc.forget(namespace, list(ids), purge=purge)
         where = filter.model_dump(exclude_none=True) if hasattr(filter, "model_dump") else filter
-        return svc.forget_matching(namespace, where=where, everything=everything, purge=purge)
+        return svc.forget_matching(
+            namespace, where=where, everything=everything, purge=purge, subtree=include_subnamespaces
+        )
 
     def feedback(self, who: Principal, namespace: str, memory_id: str, useful: bool) -> dict:
         if not memory_id or len(memory_id) > 128:

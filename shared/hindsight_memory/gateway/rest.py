@@ -20,6 +20,7 @@ class ForgetRequest(BaseModel):
     ids: list[str] = Field(default_factory=list, max_length=500)
     filter: ForgetFilter | None = None
     everything: bool = False
+    include_subnamespaces: bool = False  # with everything: also alice/... when forgetting alice
     purge: bool = False
 
 
@@ -61,7 +62,15 @@ def build_router(ops: Operations) -> APIRouter:
 
     @r.post("/memories/forget", summary="Forget by ids, a filter or the whole namespace")
     def forget(body: ForgetRequest, who: Who) -> dict:
-        return ops.forget(who, body.namespace, body.ids, body.purge, body.filter, body.everything)
+        return ops.forget(
+            who,
+            body.namespace,
+            body.ids,
+            body.purge,
+            body.filter,
+            body.everything,
+            body.include_subnamespaces,
+        )
 
     @r.post("/memories/feedback", summary="Rate a recalled memory as useful or not")
     def feedback(body: FeedbackRequest, who: Who) -> dict:

@@ -27,17 +27,21 @@ def forget(store: LanceStore, op: ForgetOp) -> dict:
 
 
 def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict:
-    ns = op.namespace
+    spaces = store.subtree(op.namespace) if op.subtree else [op.namespace]
+    out = {"forgotten": 0, "purged": 0, "namespaces": len(spaces)}
+    for ns in spaces:
+        if op.purge:
+            out["purged"] += store.count(ns) + store.count(ns, table=COLD)
+            store.purge_namespace(ns)
+            continue
+        for table in (MEMORIES, COLD):
+            for page in store.scan(ns, table, with_vectors=True):
+                out["forgotten"] += _hide(
+                    store, [(m, v) for m, v in page if m.status != Status.forgotten], op, table
+                )
     if op.purge:
-        n = store.count(ns) + store.count(ns, table=COLD)
-        store.purge_namespace(ns)
         store.purge_history()
-        return {"forgotten": 0, "purged": n}
-    n = 0
-    for table in (MEMORIES, COLD):
-        for page in store.scan(ns, table, with_vectors=True):
-            n += _hide(store, [(m, v) for m, v in page if m.status != Status.forgotten], op, table)
-    return {"forgotten": n, "purged": 0}
+    return out
 
 
 def _soft(store: LanceStore, ns: str, targets: list[Memory], op: ForgetOp) -> int:

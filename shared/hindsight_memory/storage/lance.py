@@ -653,6 +653,14 @@ class LanceStore:
             {r["namespace"] for r in self._rows(self._table(table), Where.all_namespaces(), ["namespace"])}
         )
 
+    def subtree(self, namespace: str) -> list[str]:
+        """`namespace` and every namespace under it ("alice", "alice/p1", ...) that holds rows in any table."""
+        where = Where(namespace, subtree=True)
+        found = {namespace}
+        for t in (self.memories, self.cold, self.events):
+            found |= {r["namespace"] for r in self._rows(t, where, ["namespace"])}
+        return sorted(n for n in found if n == namespace or n.startswith(namespace + "/"))
+
     def tier_counts(self, namespace: str) -> dict[str, int]:
         rows = self._own(namespace, self._rows(self.memories, Where(namespace), ["namespace", "tier"]))
         out: dict[str, int] = {}

@@ -77,6 +77,7 @@ class ForgetOp(BaseModel):
     ids: list[str] = Field(default_factory=list)
     filter: ForgetFilter | None = None
     everything: bool = False
+    subtree: bool = False  # with everything: also every namespace under this one ("alice/..." for "alice")
     purge: bool = False
     at: datetime
 
