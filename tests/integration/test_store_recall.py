@@ -366,3 +366,25 @@ def test_a_question_about_what_i_said_prefers_the_users_turns_and_about_you_the_
     yours = recall(service, "alice/chat", "which robot vacuum did you mention", min_score=0.0).memories
     assert [m.content.split(":")[0] for m in mine] == ["user", "assistant"]
     assert [m.content.split(":")[0] for m in yours] == ["assistant", "user"]
+
+
+def test_of_two_alike_results_the_newer_ranks_first(service):
+    """A changed fact the writer could not pair as a supersede (no slot it recognises): both stay, the newer
+    ranks above the older one."""
+    store(
+        service,
+        "alice/moves",
+        {
+            "content": "we keep the spare keys under the blue flowerpot",
+            "occurred_at": "2026-03-01T09:00:00Z",
+            "importance": 0.6,  # a little more important: alone, it would rank first
+        },
+        {"content": "we keep the spare keys under the red flowerpot", "occurred_at": "2026-03-05T09:00:00Z"},
+    )
+    out = recall(
+        service, "alice/moves", "where do we keep the spare keys", min_score=0.0, now="2026-03-06T00:00:00Z"
+    )
+    assert [m.content for m in out.memories][:2] == [
+        "we keep the spare keys under the red flowerpot",
+        "we keep the spare keys under the blue flowerpot",
+    ]

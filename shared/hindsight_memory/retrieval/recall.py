@@ -151,7 +151,7 @@ class Retriever:
         self._score(list(cands.values()), q, qvec, now)
         self._expand_neighbours(cands, q, qvec, now, window)
         ordered = sorted(cands.values(), key=lambda c: c.score, reverse=True)
-        ordered = _dedup(ordered)
+        ordered = self._prefer_newer(_dedup(ordered))
         if self.reranker and ordered:
             self._rerank(q.query, ordered)
         info = {
@@ -276,6 +276,24 @@ class Retriever:
             c.score = max(c.score, inherited) + w * inherited
             c.factors["relevance"] = max(c.factors["relevance"], share * base[id(src)][1])
 
+    def _prefer_newer(self, ordered: list[Candidate]) -> list[Candidate]:
+        """Two results about the same thing ("my budget is 5000" then, later, "my budget is 8000") where the
+        older ranks first: a changed fact the writer could not pair as a supersede. The older one steps down."""
+        c = self.embedder.calibration
+        same = c.related + 0.5 * (c.duplicate - c.related)
+        head = ordered[:SAME_TOPIC_WINDOW]
+        vecs = [np.asarray(x.vector, dtype=np.float32) if x.vector is not None else None for x in head]
+        for i, a in enumerate(head):
+            for j in range(i + 1, len(head)):
+                b = head[j]
+                if vecs[i] is None or vecs[j] is None or b.memory.occurred_at <= a.memory.occurred_at:
+                    continue
+                if float(np.dot(vecs[i], vecs[j])) >= same:
+                    a.factors["newer_alike"] = 1.0
+                    a.score *= OLDER_ALIKE_PRIOR
+                    break
+        return sorted(ordered, key=lambda x: x.score, reverse=True)
+
     def _rerank(self, query: str, ordered: list[Candidate]) -> None:
         head = ordered[:20]
         scores = self.reranker.scores(query, [c.memory.content for c in head])
@@ -286,6 +304,8 @@ class Retriever:
         ordered[:20] = head
 
 
+SAME_TOPIC_WINDOW = 20  # results compared pairwise for "the same thing said again later"
+OLDER_ALIKE_PRIOR = 0.9  # an older result with a newer near-twin below it steps down
 OTHER_SIDE_PRIOR = 0.85  # "what did I say..." is about the user's turns; the assistant's rank a little lower
 PHATIC_PRIOR = (
     0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
