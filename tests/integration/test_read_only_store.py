@@ -2,7 +2,6 @@
 location the writer has not written yet: it answers "nothing stored", creates nothing, and picks the tables up
 once the writer has made them."""
 
-import time
 from concurrent.futures import Future
 from datetime import timedelta
 from pathlib import Path
@@ -16,6 +15,7 @@ from hindsight_memory.service import build_service
 from hindsight_memory.storage import lance
 from hindsight_memory.storage.lance import LanceStore
 from hindsight_memory.writer.queue import WriteQueue
+from tests.support.wait import wait_until
 
 NS = "alice/project-x"
 FACT = "The release train leaves every second Tuesday."
@@ -30,16 +30,6 @@ class RecordingQueue(WriteQueue):
     def submit(self, op) -> Future | None:
         self.ops.append(op)
         return None
-
-
-def wait_until(condition, timeout=15.0):
-    """Poll `condition` until it holds or `timeout` passes; returns its last value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(0.05)
 
 
 def stored_objects(settings) -> list[str]:

@@ -18,22 +18,13 @@ from hindsight_memory.storage.filters import Where
 from hindsight_memory.storage.lance import LanceStore
 from hindsight_memory.text import key
 from hindsight_memory.writer.messages import memory_id
+from tests.support.wait import wait_until
 
 pytestmark = pytest.mark.xdist_group("vector_cache")
 
 NS = "alice/proj"
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
 HOSTILE = ["x' OR '1'='1", "a'; DROP TABLE memories; --", "') OR true OR ('", "\\' OR 1=1 --", "*", "%"]
-
-
-def wait_until(condition, timeout=15.0):
-    """Poll `condition` until it holds or `timeout` passes; returns its last value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(0.05)
 
 
 def second_store(svc, *, warm_rows=2_000_000, consistency=timedelta(0)) -> LanceStore:
@@ -305,17 +296,7 @@ def test_another_process_commit_is_seen_after_the_read_consistency_interval(svc,
     qvec = svc.embedder.embed_query("walrus tangerine harbour")
     assert memory_id("late") not in vsearch(other, NS, qvec)  # warm: the namespace is cached
     assert NS in other.warm.namespaces()
-    late = Memory(
-        id=memory_id("late"),
-        namespace=NS,
-        kind=Kind.semantic,
-        content="walrus tangerine harbour",
-        occurred_at=BASE,
-        stored_at=BASE,
-        updated_at=BASE,
-        source=Source.user,
-        embed_model=svc.embedder.model_id,
-    )
+    late = _mem(svc, "late", "walrus tangerine harbour")
     svc.store.upsert([late], [svc.embedder.embed_passages([late.content])[0]])
     assert wait_until(lambda: vsearch(other, NS, qvec)[:1] == [late.id])
     svc.store.delete(NS, [late.id])

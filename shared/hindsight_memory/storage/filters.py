@@ -42,7 +42,6 @@ class Where:
 
     def __init__(self, namespace: str, *, subtree: bool = False) -> None:
         ns = validate_namespace(namespace)
-        self.namespace = ns
         if subtree:
             self._clauses = [f"(namespace = '{ns}' OR starts_with(namespace, '{ns}/'))"]
         else:
@@ -53,7 +52,6 @@ class Where:
     def all_namespaces(cls) -> "Where":
         """Only for tenant-wide maintenance (compaction, export of everything); never for a request path."""
         w = cls.__new__(cls)
-        w.namespace = ""
         w._clauses = ["true"]
         w.parts = [("all",)]
         return w

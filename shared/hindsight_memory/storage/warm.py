@@ -1,20 +1,22 @@
-"""A warm process's in-memory index of the memories table, one entry per namespace: exact cosine top-k over a
-matrix, BM25 over postings (storage/bm25.py) and session neighbours, with the request's hard filters evaluated in
-numpy over cached columns.
+"""A warm process's in-memory index of the memories table, one entry per namespace: cosine top-k over float32
+unit vectors (in large namespaces after an int8 pre-selection), BM25 over postings (storage/bm25.py) and session
+neighbours, with the request's hard filters evaluated in numpy over cached columns.
 
 It only answers what it can answer exactly: a filter it does not evaluate makes the caller fall back to LanceDB,
 and every row it returns is checked again, one by one, against the namespace and every clause. Freshness comes
 from table versions: an entry remembers the version it was read at, and a newer version (this process's own
 commit, or another process's once the read-consistency interval has passed) triggers an incremental refresh from a
-pinned snapshot. Lance row ids are row addresses (fragment << 32 | offset) and new or rewritten rows always land in
-new fragments, so the refresh reads only rows above the highest fragment cached, and a count over the older
-fragments proves no cached row was deleted (else their row ids are re-read, and a mismatch reloads the entry)."""
+pinned snapshot. When every commit since was this process's own, the refresh takes the rows they wrote (or reads
+just those ids). Otherwise: Lance row ids are row addresses (fragment << 32 | offset) and new or rewritten rows
+always land in new fragments, so the refresh reads only rows above the highest fragment cached, and a count over
+the older fragments proves no cached row was deleted (else their row ids are re-read, and a mismatch reloads the
+entry)."""
 
 import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -44,7 +46,7 @@ Hit = tuple[dict, float, np.ndarray]  # (row, score, unit vector)
 # boundary, and the next scan of newer fragments reads them again with their real one.
 UNKNOWN_ROWID = np.iinfo(np.uint64).max
 EXACT_ROWS = 20_000  # up to this many candidate rows, every one is scored in float32 directly
-PRESELECT = 4  # above it, int8 codes pick this many times `limit` rows for exact scoring
+PRESELECT = 4  # above it, int8 codes pick this many times `limit` rows for exact scoring,
 CODE_MARGIN = (
     0.015  # and every row whose int8 cosine is within this of the last one picked (~5 sd of the error)
 )
@@ -307,11 +309,7 @@ class WarmIndex:
         changes = self._source.changes(st.version, version)
         if changes is not None:  # every commit since was this process's own: read just the rows it wrote
             written, deleted = changes.get(namespace, (set(), set()))
-            alive = st.alive.copy()
-            for i in written | deleted:
-                j = st.ids.get(i)
-                if j is not None:
-                    alive[j] = False
+            alive = _retire(st, written | deleted)
             new = None
             if written:
                 if not written & deleted:  # else the order of writes and deletes matters: read the table
@@ -324,11 +322,7 @@ class WarmIndex:
         new = _own(
             self._source.fetch(f"{ns_where} AND _rowid >= {int(boundary)}", with_vector=True), namespace
         )
-        alive = st.alive.copy()
-        for i in new.column("id").to_pylist():
-            j = st.ids.get(i)
-            if j is not None:
-                alive[j] = False  # rewritten: the old row is gone from its fragment
+        alive = _retire(st, new.column("id").to_pylist())  # rewritten: the old row is gone from its fragment
         older = f"{ns_where} AND _rowid < {int(boundary)}"
         have = self._source.count(older)
         if have != int(alive.sum()):  # deletes: keep exactly the cached rows still present
@@ -417,6 +411,16 @@ class WarmIndex:
                 "max_frag": _max_frag(cols["rowid"], st.max_frag),
             }
         )
+
+
+def _retire(st: _State, ids: Iterable[str]) -> np.ndarray:
+    """The entry's live-row mask with the rows held for `ids` (rewritten or deleted since) turned off."""
+    alive = st.alive.copy()
+    for i in ids:
+        j = st.ids.get(i)
+        if j is not None:
+            alive[j] = False
+    return alive
 
 
 def _top(st: _State, rows: np.ndarray, scores: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
