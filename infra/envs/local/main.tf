@@ -33,12 +33,11 @@ module "tenant" {
   source   = "../../modules/tenant"
   for_each = var.tenants
 
-  tenant_id                    = each.key
-  bucket_name                  = "hindsight-${each.key}" # emulator buckets are not global; matches localstack/
-  image_uri                    = var.image_uri
-  s3_endpoint                  = coalesce(var.function_s3_endpoint, var.endpoint)
-  writer_reserved_concurrency  = var.writer_reserved_concurrency
-  reflect_reserved_concurrency = var.reflect_reserved_concurrency
+  tenant_id                   = each.key
+  bucket_name                 = "hindsight-${each.key}" # emulator buckets are not global; matches localstack/
+  image_uri                   = var.image_uri
+  s3_endpoint                 = coalesce(var.function_s3_endpoint, var.endpoint)
+  writer_reserved_concurrency = var.writer_reserved_concurrency
 
   # Throwaway stacks: allow destroy with data in them, and no secret recovery window.
   force_destroy               = true

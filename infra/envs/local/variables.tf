@@ -33,9 +33,3 @@ variable "writer_reserved_concurrency" {
   type        = number
   default     = 1
 }
-
-variable "reflect_reserved_concurrency" {
-  description = "Reserved concurrency of the reflect function; set null if the emulator rejects reservations."
-  type        = number
-  default     = 2
-}

@@ -1,19 +1,5 @@
 # Five functions from one container image; image_config.command selects the handler.
 
-locals {
-  # store is the single writer of the memory tables; reflect appends reflection_runs rows itself.
-  reserved_concurrency = {
-    store   = var.writer_reserved_concurrency
-    reflect = var.reflect_reserved_concurrency
-  }
-
-  # 2 is the lowest cap SQS mappings accept; above that, reflect's pollers match its reservation.
-  max_pollers = {
-    store   = 2
-    reflect = max(2, coalesce(var.reflect_reserved_concurrency, 2))
-  }
-}
-
 resource "aws_cloudwatch_log_group" "function" {
   for_each = local.functions
 
@@ -34,16 +20,17 @@ resource "aws_lambda_function" "this" {
   memory_size   = var.memory_mb[each.key]
   timeout       = var.timeout_s[each.key]
 
-  # Functions that commit to tables themselves run reserved: LanceDB commits on S3 collide under concurrent
-  # writers. -1 = unreserved.
-  reserved_concurrent_executions = coalesce(lookup(local.reserved_concurrency, each.key, null), -1)
+  # The store queue (FIFO, one message group) already keeps one store invocation at a time; the reservation only
+  # guards against anything else invoking the writer. -1 = unreserved.
+  reserved_concurrent_executions = each.key == "store" ? coalesce(var.writer_reserved_concurrency, -1) : -1
 
   image_config {
     command = [each.value.command]
   }
 
   environment {
-    variables = local.environment
+    # The function's own timeout bounds what a request may wait for (wait=true, gateway compaction).
+    variables = merge(local.environment, { HINDSIGHT_FUNCTION_TIMEOUT_S = tostring(var.timeout_s[each.key]) }, var.extra_env)
   }
 
   tags = local.tags
@@ -52,21 +39,42 @@ resource "aws_lambda_function" "this" {
   depends_on = [aws_cloudwatch_log_group.function, aws_iam_role_policy.function]
 }
 
+# store: FIFO batches of at most 10 and no batching window (neither is allowed on FIFO); one message group means
+# one batch in flight. reflect: a standard queue, a few triggers per batch, at most reflect_max_concurrency
+# batches at once (2 is the lowest cap SQS mappings accept).
 resource "aws_lambda_event_source_mapping" "this" {
   for_each = local.queue_consumers
 
   event_source_arn                   = aws_sqs_queue.this[each.key].arn
   function_name                      = aws_lambda_function.this[each.key].arn
-  batch_size                         = var.batch_size
-  maximum_batching_window_in_seconds = var.maximum_batching_window_s
+  batch_size                         = each.key == "store" ? var.store_batch_size : var.reflect_batch_size
+  maximum_batching_window_in_seconds = each.key == "store" ? null : var.maximum_batching_window_s
   # Handlers return batchItemFailures so that one bad message does not replay the whole batch.
   function_response_types = ["ReportBatchItemFailures"]
   tags                    = local.tags
 
-  # Caps the pollers so they do not flood a reserved function (throttled batches count towards
-  # maxReceiveCount) and bound the writers when it is unreserved.
-  scaling_config {
-    maximum_concurrency = local.max_pollers[each.key]
+  dynamic "scaling_config" {
+    for_each = each.key == "reflect" ? [1] : []
+
+    content {
+      maximum_concurrency = var.reflect_max_concurrency
+    }
+  }
+}
+
+# Scheduled invocations are asynchronous: after Lambda's own retries, a failed reflect or compact run goes to the
+# schedules DLQ instead of only a log line.
+resource "aws_lambda_function_event_invoke_config" "scheduled" {
+  for_each = local.schedules
+
+  function_name                = aws_lambda_function.this[each.key].function_name
+  maximum_retry_attempts       = 2
+  maximum_event_age_in_seconds = 3600
+
+  destination_config {
+    on_failure {
+      destination = aws_sqs_queue.schedules_dlq.arn
+    }
   }
 }
 

@@ -1,14 +1,14 @@
-# One role per function, each with only what its handler needs.
-# Only store (the single writer) and compact may change objects, and only under their prefixes; reflect may
-# append to its own run log (reflection_runs), which it writes directly rather than through the store queue.
+# One role per function, each with only what its handler needs. Only store writes the tables (tables/) and the
+# cold tier (cold/): everyone else sends its writes through the store queue. The gateway writes only large exports
+# (exports/). tests/iam renders these policies from a plan and runs every function under its own.
 
 locals {
   grants = {
-    gateway = { write_prefixes = [], send_to = ["store", "reflect"], consume = null }
-    recall  = { write_prefixes = [], send_to = ["store", "reflect"], consume = null }
-    store   = { write_prefixes = [local.tables_prefix], send_to = [], consume = "store" }
-    reflect = { write_prefixes = ["${local.tables_prefix}reflection_runs.lance/"], send_to = ["store"], consume = "reflect" }
-    compact = { write_prefixes = [local.tables_prefix, local.cold_prefix], send_to = [], consume = null }
+    gateway = { write_prefixes = [local.exports_prefix], send_to = ["store", "reflect"], consume = null }
+    recall  = { write_prefixes = [], send_to = ["store"], consume = null }
+    store   = { write_prefixes = [local.tables_prefix, local.cold_prefix], send_to = ["store-dlq"], consume = "store" }
+    reflect = { write_prefixes = [], send_to = ["store", "schedules-dlq"], consume = "reflect" }
+    compact = { write_prefixes = [], send_to = ["store", "schedules-dlq"], consume = null }
   }
 }
 
@@ -38,25 +38,25 @@ data "aws_iam_policy_document" "function" {
   statement {
     sid       = "OwnLogs"
     actions   = ["logs:CreateLogStream", "logs:PutLogEvents"]
-    resources = ["${aws_cloudwatch_log_group.function[each.key].arn}:*"]
+    resources = ["${local.log_group_arns[each.key]}:*"]
   }
 
   statement {
     sid       = "TenantSecret"
     actions   = ["secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"]
-    resources = [aws_secretsmanager_secret.this.arn]
+    resources = [local.secret_arn_pattern]
   }
 
   statement {
     sid       = "ListBucket"
     actions   = ["s3:ListBucket", "s3:GetBucketLocation"]
-    resources = [aws_s3_bucket.this.arn]
+    resources = [local.bucket_arn]
   }
 
   statement {
     sid       = "ReadObjects"
     actions   = ["s3:GetObject", "s3:GetObjectVersion"]
-    resources = ["${aws_s3_bucket.this.arn}/*"]
+    resources = ["${local.bucket_arn}/*"]
   }
 
   dynamic "statement" {
@@ -65,17 +65,19 @@ data "aws_iam_policy_document" "function" {
     content {
       sid       = "WriteObjects"
       actions   = ["s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"]
-      resources = [for p in each.value.write_prefixes : "${aws_s3_bucket.this.arn}/${p}*"]
+      resources = [for p in each.value.write_prefixes : "${local.bucket_arn}/${p}*"]
     }
   }
 
+  # store: its DLQ, for messages that can never apply (a FIFO group would otherwise wait on them).
+  # reflect, compact: the schedules DLQ is their asynchronous on-failure destination, sent with this role.
   dynamic "statement" {
     for_each = length(each.value.send_to) > 0 ? [1] : []
 
     content {
       sid       = "SendToQueues"
       actions   = ["sqs:SendMessage", "sqs:GetQueueAttributes"]
-      resources = [for q in each.value.send_to : aws_sqs_queue.this[q].arn]
+      resources = [for q in each.value.send_to : local.queue_arns[q]]
     }
   }
 
@@ -85,7 +87,7 @@ data "aws_iam_policy_document" "function" {
     content {
       sid       = "ConsumeQueue"
       actions   = ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility", "sqs:GetQueueAttributes"]
-      resources = [aws_sqs_queue.this[statement.value].arn]
+      resources = [local.queue_arns[statement.value]]
     }
   }
 }
@@ -128,7 +130,14 @@ data "aws_iam_policy_document" "scheduler" {
   statement {
     sid       = "InvokeScheduledFunctions"
     actions   = ["lambda:InvokeFunction"]
-    resources = [for k in keys(local.schedules) : aws_lambda_function.this[k].arn]
+    resources = [for k in keys(local.schedules) : local.function_arns[k]]
+  }
+
+  # Events it cannot deliver go to the schedules DLQ (the target's dead_letter_config).
+  statement {
+    sid       = "ScheduleDeadLetters"
+    actions   = ["sqs:SendMessage"]
+    resources = [local.queue_arns["schedules-dlq"]]
   }
 }
 

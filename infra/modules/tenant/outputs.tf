@@ -47,3 +47,8 @@ output "secret_arn" {
   description = "ARN of the tenant secret (hindsight/<tenant>/config)."
   value       = aws_secretsmanager_secret.this.arn
 }
+
+output "schedules_dlq_url" {
+  description = "URL of the queue receiving scheduled runs that failed (undeliverable events, failed reflect / compact runs)."
+  value       = aws_sqs_queue.schedules_dlq.url
+}

@@ -1,21 +1,25 @@
-# store: the single-writer queue (all writes go through it); reflect: reflection requests.
-# Each has a DLQ that the monitoring alarms watch.
+# store: the single-writer queue, FIFO with one message group: SQS hands out the next batch only once the
+# previous one is deleted, so at most one store invocation (or container worker) commits at a time, without
+# relying on reserved concurrency and its throttled redeliveries. reflect: reflection requests (standard queue,
+# a few in parallel). Each has a DLQ; a third DLQ receives scheduled runs that failed (schedules.tf).
 
 locals {
   queue_consumers = toset(["store", "reflect"])
 
-  # AWS advice for SQS-triggered functions: visibility >= 6 x function timeout (+ batching window),
-  # so that a batch still in flight is not handed out again.
+  # store: at least the function timeout (Lambda requires it); no more than a minute beyond it, since a crashed
+  # invocation holds the whole message group for this long (one group: no throttling that would need 6x).
+  # reflect: AWS's advice for standard queues, 6 x timeout + batching window, so throttled batches survive.
   visibility_timeout_s = {
-    for q in local.queue_consumers :
-    q => min(43200, 6 * var.timeout_s[q] + var.maximum_batching_window_s)
+    store   = var.timeout_s.store + 60
+    reflect = min(43200, 6 * var.timeout_s.reflect + var.maximum_batching_window_s)
   }
 }
 
 resource "aws_sqs_queue" "dlq" {
   for_each = local.queue_consumers
 
-  name                      = "${local.name}-${each.key}-dlq"
+  name                      = local.queue_names["${each.key}-dlq"]
+  fifo_queue                = each.key == "store" ? true : null
   message_retention_seconds = 1209600
   sqs_managed_sse_enabled   = true
   tags                      = local.tags
@@ -24,12 +28,16 @@ resource "aws_sqs_queue" "dlq" {
 resource "aws_sqs_queue" "this" {
   for_each = local.queue_consumers
 
-  name                       = "${local.name}-${each.key}"
+  name                       = local.queue_names[each.key]
+  fifo_queue                 = each.key == "store" ? true : null
   visibility_timeout_seconds = local.visibility_timeout_s[each.key]
   message_retention_seconds  = var.message_retention_s
   receive_wait_time_seconds  = 20
   sqs_managed_sse_enabled    = true
   tags                       = local.tags
+
+  # The writers send an explicit deduplication id; content-based deduplication covers anything else sent.
+  content_based_deduplication = each.key == "store" ? true : null
 
   # Owned by aws_sqs_queue_redrive_policy.this below, which checks it for drift itself.
   lifecycle {
@@ -47,4 +55,13 @@ resource "aws_sqs_queue_redrive_policy" "this" {
     deadLetterTargetArn = aws_sqs_queue.dlq[each.key].arn
     maxReceiveCount     = var.max_receive_count
   })
+}
+
+# Scheduled runs that failed: events Scheduler could not deliver, and reflect / compact invocations that still
+# failed after Lambda's asynchronous retries (their on-failure destination). Alarmed in monitoring.tf.
+resource "aws_sqs_queue" "schedules_dlq" {
+  name                      = local.queue_names["schedules-dlq"]
+  message_retention_seconds = 1209600
+  sqs_managed_sse_enabled   = true
+  tags                      = local.tags
 }

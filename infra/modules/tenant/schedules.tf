@@ -36,5 +36,10 @@ resource "aws_scheduler_schedule" "this" {
       maximum_event_age_in_seconds = 3600
       maximum_retry_attempts       = 2
     }
+
+    # An event Scheduler could not deliver is kept (and alarmed) rather than dropped.
+    dead_letter_config {
+      arn = aws_sqs_queue.schedules_dlq.arn
+    }
   }
 }

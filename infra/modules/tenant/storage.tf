@@ -1,4 +1,5 @@
-# The tenant bucket: tables/ holds the LanceDB tables (written only by store and compact), cold/ the cold tier.
+# The tenant bucket: tables/ holds the LanceDB tables and cold/ the cold tier (both written only by store),
+# exports/ the exports too large to answer inline (written by the gateway, expired after a day or so).
 
 resource "aws_s3_bucket" "this" {
   bucket        = local.bucket_name
@@ -61,6 +62,19 @@ resource "aws_s3_bucket_lifecycle_configuration" "this" {
   }
 
   rule {
+    id     = "exports"
+    status = "Enabled"
+
+    filter {
+      prefix = local.exports_prefix
+    }
+
+    expiration {
+      days = var.export_expiration_days
+    }
+  }
+
+  rule {
     id     = "noncurrent-versions"
     status = "Enabled"
 
@@ -110,7 +124,7 @@ resource "aws_s3_bucket_policy" "this" {
 
 # Token hashes and LLM keys; the functions read it at cold start.
 resource "aws_secretsmanager_secret" "this" {
-  name                    = "hindsight/${var.tenant_id}/config"
+  name                    = local.secret_name
   description             = "hindsight ${var.tenant_id}: token hashes and LLM keys"
   recovery_window_in_days = var.secret_recovery_window_days
   tags                    = local.tags

@@ -74,7 +74,7 @@ variable "timeout_s" {
 }
 
 variable "writer_reserved_concurrency" {
-  description = "Reserved concurrency of the store function: 1 keeps a single writer per tenant table. null leaves it unreserved (for emulators or accounts that reject reservations)."
+  description = "Reserved concurrency of the store function. The store queue (FIFO, one message group) already keeps one store invocation at a time; 1 also stops anything else from invoking a second writer. null leaves it unreserved (for emulators or accounts that reject reservations)."
   type        = number
   default     = 1
 
@@ -84,15 +84,14 @@ variable "writer_reserved_concurrency" {
   }
 }
 
-variable "reflect_reserved_concurrency" {
-  description = "Reserved concurrency of the reflect function, which appends reflection_runs rows itself (not through the store queue), so it must stay low. null leaves it unreserved (for emulators or accounts that reject reservations)."
+variable "reflect_max_concurrency" {
+  description = "Reflect-queue batches processed at once (the mapping's maximum_concurrency): bounds parallel LLM work. Reflect writes nothing itself, so this is about cost, not collisions."
   type        = number
-  # 2: the SQS mapping's lowest poller cap, so no batch is throttled; two run-log appends rarely collide (retried).
-  default = 2
+  default     = 2
 
   validation {
-    condition     = var.reflect_reserved_concurrency == null ? true : var.reflect_reserved_concurrency >= 1 && var.reflect_reserved_concurrency <= 4 && floor(var.reflect_reserved_concurrency) == var.reflect_reserved_concurrency
-    error_message = "reflect_reserved_concurrency must be null or a whole number from 1 to 4 (more writers collide on S3)."
+    condition     = var.reflect_max_concurrency >= 2 && var.reflect_max_concurrency <= 1000 && floor(var.reflect_max_concurrency) == var.reflect_max_concurrency
+    error_message = "reflect_max_concurrency must be a whole number from 2 (the lowest SQS mappings accept) to 1000."
   }
 }
 
@@ -187,6 +186,17 @@ variable "cold_storage_class" {
   }
 }
 
+variable "export_expiration_days" {
+  description = "Days after which large exports written under exports/ are deleted (their presigned URLs expire sooner)."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.export_expiration_days >= 1
+    error_message = "export_expiration_days must be at least 1."
+  }
+}
+
 variable "noncurrent_version_expiration_days" {
   description = "Days after which superseded object versions are deleted (LanceDB rewrites files on compaction)."
   type        = number
@@ -222,19 +232,30 @@ variable "message_retention_s" {
   }
 }
 
-variable "batch_size" {
-  description = "Messages per invocation for the store and reflect event source mappings (bigger batches, fewer LanceDB commits)."
+variable "store_batch_size" {
+  description = "Messages per store invocation. The store queue is FIFO, whose mappings take at most 10; one message may hold many items, and each batch is one group commit."
   type        = number
-  default     = 100
+  default     = 10
 
   validation {
-    condition     = var.batch_size >= 1 && var.batch_size <= 10000
-    error_message = "batch_size must be between 1 and 10000."
+    condition     = var.store_batch_size >= 1 && var.store_batch_size <= 10
+    error_message = "store_batch_size must be between 1 and 10 (the FIFO maximum)."
+  }
+}
+
+variable "reflect_batch_size" {
+  description = "Reflect triggers per invocation; each may make LLM calls, and those not reached before the timeout return to the queue."
+  type        = number
+  default     = 5
+
+  validation {
+    condition     = var.reflect_batch_size >= 1 && var.reflect_batch_size <= 100
+    error_message = "reflect_batch_size must be between 1 and 100."
   }
 }
 
 variable "maximum_batching_window_s" {
-  description = "Seconds the event source mappings wait to fill a batch (required > 0 when batch_size > 10)."
+  description = "Seconds the reflect mapping waits to fill a batch (FIFO mappings, like the store queue's, have no window)."
   type        = number
   default     = 2
 
@@ -278,7 +299,18 @@ variable "log_retention_days" {
 }
 
 variable "alarm_sns_topic_arn" {
-  description = "SNS topic notified when a DLQ alarm changes state; null keeps the alarms silent."
+  description = "SNS topic notified when an alarm changes state (DLQs, function errors and throttles, store queue age); null keeps the alarms silent."
   type        = string
   default     = null
+}
+
+variable "store_queue_age_alarm_s" {
+  description = "Alarm when the oldest message of the store queue has waited longer than this (seconds) for 5 minutes."
+  type        = number
+  default     = 300
+
+  validation {
+    condition     = var.store_queue_age_alarm_s >= 60
+    error_message = "store_queue_age_alarm_s must be at least 60."
+  }
 }
