@@ -7,4 +7,4 @@ consumer = StoreConsumer.from_settings(load_settings())  # once per cold start
 
 
 def handler(event: dict, context: object) -> dict:
-    return consumer.handle(event)
+    return consumer.handle(event, context)

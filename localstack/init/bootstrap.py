@@ -3,9 +3,9 @@
 
 For tenant T (default $HINDSIGHT_TENANT, else "local"):
   * S3 bucket   hindsight-T
-  * SQS queues  hindsight-T-store and hindsight-T-reflect, each with a dead-letter queue
-                (hindsight-T-store-dlq, hindsight-T-reflect-dlq) and a redrive policy
-                with maxReceiveCount 3.
+  * SQS queues  hindsight-T-store.fifo (FIFO, as terraform makes it: one writer at a time) and
+                hindsight-T-reflect, each with a dead-letter queue (hindsight-T-store-dlq.fifo,
+                hindsight-T-reflect-dlq) and a redrive policy with maxReceiveCount 3.
 
 Needs only boto3, so it runs with the host venv's python (.venv-localstack) and inside the
 localstack/localstack image (/opt/code/localstack/.venv/bin/python).
@@ -31,14 +31,20 @@ QUEUE_KINDS = ("store", "reflect")
 TENANT_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$")
 
 
+FIFO_KINDS = ("store",)
+
+
+def _suffix(kind: str) -> str:
+    return ".fifo" if kind in FIFO_KINDS else ""
+
+
 def resource_names(tenant: str) -> dict:
     """Names of every resource for `tenant` (shared with tests)."""
     base = f"hindsight-{tenant}"
-    queues = {kind: f"{base}-{kind}" for kind in QUEUE_KINDS}
     return {
         "bucket": base,
-        "queues": queues,
-        "dlqs": {kind: f"{name}-dlq" for kind, name in queues.items()},
+        "queues": {kind: f"{base}-{kind}{_suffix(kind)}" for kind in QUEUE_KINDS},
+        "dlqs": {kind: f"{base}-{kind}-dlq{_suffix(kind)}" for kind in QUEUE_KINDS},
     }
 
 
@@ -66,8 +72,9 @@ def ensure_bucket(s3, name: str, region: str) -> None:
 
 def ensure_queue(sqs, name: str, attributes: dict[str, str] | None = None) -> str:
     """Create the queue if missing and (re)apply `attributes`; returns the queue URL."""
+    fifo = {"FifoQueue": "true", "ContentBasedDeduplication": "true"} if name.endswith(".fifo") else {}
     try:
-        url = sqs.create_queue(QueueName=name)["QueueUrl"]
+        url = sqs.create_queue(QueueName=name, Attributes=fifo)["QueueUrl"]
     except ClientError as err:
         if err.response["Error"]["Code"] not in ("QueueAlreadyExists", "QueueNameExists"):
             raise

@@ -79,7 +79,8 @@ def test_sqs_send_receive_delete_on_store_queue(localstack: LocalStack):
     sqs = localstack.client("sqs")
     url = localstack.queue_url("store")
     body = json.dumps({"smoke": uuid.uuid4().hex})
-    sqs.send_message(QueueUrl=url, MessageBody=body)
+    # a message group of its own: on the FIFO store queue it waits behind nobody else's messages
+    sqs.send_message(QueueUrl=url, MessageBody=body, MessageGroupId=f"smoke-{uuid.uuid4().hex}")
 
     deadline = time.monotonic() + 20
     found = None
@@ -117,7 +118,7 @@ def test_message_received_too_often_moves_to_dlq(localstack: LocalStack):
     dlq_url = created["queues"]["store"]["dlq_url"]
     try:
         body = f"poison-{uuid.uuid4().hex}"
-        sqs.send_message(QueueUrl=url, MessageBody=body)
+        sqs.send_message(QueueUrl=url, MessageBody=body, MessageGroupId="writer")  # the FIFO store queue
 
         receives = 0
         deadline = time.monotonic() + 30

@@ -41,6 +41,7 @@ class Tenant:
             "HINDSIGHT_S3_ENDPOINT": self.endpoint,
             "HINDSIGHT_QUEUE": "sqs",
             "HINDSIGHT_STORE_QUEUE_URL": self.store_url,
+            "HINDSIGHT_STORE_DLQ_URL": self.store_dlq_url,
             "HINDSIGHT_REFLECT_QUEUE_URL": self.reflect_url,
             "HINDSIGHT_EMBEDDER": "hashing",
         }
@@ -53,6 +54,7 @@ class Tenant:
             embedder="hashing",
             queue="sqs",
             store_queue_url=self.store_url,
+            store_dlq_url=self.store_dlq_url,
             reflect_queue_url=self.reflect_url,
             tenant=self.name,
             **overrides,
@@ -78,14 +80,17 @@ def make_tenant(endpoint: str, emulator: str) -> Tenant:
     s3.create_bucket(Bucket=bucket)
     urls = {}
     for kind in ("store", "reflect"):
-        dlq = sqs.create_queue(QueueName=f"hindsight-{name}-{kind}-dlq")["QueueUrl"]
+        # As terraform makes them: the store queue (and its DLQ) FIFO, for one writer at a time.
+        fifo = {"FifoQueue": "true", "ContentBasedDeduplication": "true"} if kind == "store" else {}
+        suffix = ".fifo" if kind == "store" else ""
+        dlq = sqs.create_queue(QueueName=f"hindsight-{name}-{kind}-dlq{suffix}", Attributes=fifo)["QueueUrl"]
         dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"][
             "QueueArn"
         ]
         redrive = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(MAX_RECEIVE_COUNT)})
         urls[kind] = sqs.create_queue(
-            QueueName=f"hindsight-{name}-{kind}",
-            Attributes={"RedrivePolicy": redrive, "VisibilityTimeout": "60"},
+            QueueName=f"hindsight-{name}-{kind}{suffix}",
+            Attributes={"RedrivePolicy": redrive, "VisibilityTimeout": "60", **fifo},
         )["QueueUrl"]
         urls[f"{kind}-dlq"] = dlq
     return Tenant(endpoint, emulator, name, bucket, urls["store"], urls["store-dlq"], urls["reflect"])

@@ -79,10 +79,11 @@ class LocalStack:
         return f"hindsight-{self.tenant}"
 
     def queue_name(self, kind: str = "store") -> str:
-        return f"hindsight-{self.tenant}-{kind}"
+        # the store queue is FIFO (one writer at a time), as terraform makes it
+        return f"hindsight-{self.tenant}-{kind}" + (".fifo" if kind == "store" else "")
 
     def dlq_name(self, kind: str = "store") -> str:
-        return f"{self.queue_name(kind)}-dlq"
+        return f"hindsight-{self.tenant}-{kind}-dlq" + (".fifo" if kind == "store" else "")
 
     def queue_url(self, kind: str = "store") -> str:
         return self.client("sqs").get_queue_url(QueueName=self.queue_name(kind))["QueueUrl"]

@@ -1,8 +1,11 @@
 """Write queues. Callers submit operations; one writer applies them in batches.
 
 `InProcessQueue` (embedded mode) runs the writer on a thread of this process. `SqsQueue` (serverless) sends the
-same messages to SQS, where the store function is the single consumer. Both carry the same JSON messages."""
+same messages to SQS, where the store function is the single consumer. Both carry the same JSON messages.
+`SqsTriggerQueue` sends reflection requests to the reflect function."""
 
+import hashlib
+import json
 import logging
 import queue
 import threading
@@ -19,6 +22,9 @@ log = logging.getLogger(__name__)
 
 # A queue's default MaximumMessageSize (AWS allows raising it to 1 MiB; 256 KiB works on every queue).
 SQS_MAX_MESSAGE_BYTES = 262_144
+# Every write of a tenant goes to one message group of its FIFO store queue: SQS then hands out a group's next
+# batch only once the previous one is deleted, which is what keeps one writer at a time.
+WRITER_GROUP = "writer"
 
 
 class WriteQueue(ABC):
@@ -99,7 +105,33 @@ class InProcessQueue(WriteQueue):
 
 
 class SqsQueue(WriteQueue):
-    """Sends ops to the tenant's store queue; the store function (one consumer) applies them."""
+    """Sends ops to the tenant's store queue; the store function (one consumer) applies them. On a FIFO queue
+    (the deployed one) every op goes to the writer's message group, deduplicated by its content."""
+
+    def __init__(
+        self, queue_url: str, client: Any = None, *, max_message_bytes: int = SQS_MAX_MESSAGE_BYTES
+    ) -> None:
+        import boto3
+
+        self.url = queue_url
+        self._sqs = client or boto3.client("sqs")
+        self._max_bytes = max_message_bytes
+        self.fifo = queue_url.endswith(".fifo")
+
+    def submit(self, op: WriteOp) -> None:
+        for body in split_encode(op, self._max_bytes):
+            self._sqs.send_message(QueueUrl=self.url, MessageBody=body, **fifo_fields(body, self.fifo))
+        return None
+
+    def depth(self) -> int:
+        attrs = self._sqs.get_queue_attributes(
+            QueueUrl=self.url, AttributeNames=["ApproximateNumberOfMessages"]
+        )
+        return int(attrs["Attributes"]["ApproximateNumberOfMessages"])
+
+
+class SqsTriggerQueue:
+    """Sends reflection requests (JSON objects) to the tenant's reflect queue."""
 
     def __init__(
         self, queue_url: str, client: Any = None, *, max_message_bytes: int = SQS_MAX_MESSAGE_BYTES
@@ -110,16 +142,66 @@ class SqsQueue(WriteQueue):
         self._sqs = client or boto3.client("sqs")
         self._max_bytes = max_message_bytes
 
-    def submit(self, op: WriteOp) -> None:
-        for body in split_encode(op, self._max_bytes):
-            self._sqs.send_message(QueueUrl=self.url, MessageBody=body)
-        return None
-
-    def depth(self) -> int:
-        attrs = self._sqs.get_queue_attributes(
-            QueueUrl=self.url, AttributeNames=["ApproximateNumberOfMessages"]
+    def send(self, payload: dict) -> None:
+        """Raises:
+        LimitExceeded: the request does not fit in one message.
+        """
+        body = json.dumps(payload, ensure_ascii=False, default=str)
+        if len(body.encode()) > self._max_bytes:
+            raise LimitExceeded(
+                f"this reflection request is {len(body.encode())} bytes, over the queue's {self._max_bytes}: store "
+                "the trajectory with memory_store under a session_id and reflect on the session instead"
+            )
+        self._sqs.send_message(
+            QueueUrl=self.url, MessageBody=body, **fifo_fields(body, self.url.endswith(".fifo"))
         )
-        return int(attrs["Attributes"]["ApproximateNumberOfMessages"])
+
+
+class StoreQueueControl:
+    """What the store consumer asks of its own queue: set a message that can never apply aside in the DLQ, and
+    bring a returned message back after a delay of its choosing."""
+
+    def __init__(self, queue_url: str, dlq_url: str | None = None, client: Any = None) -> None:
+        import boto3
+
+        self.url, self.dlq_url = queue_url, dlq_url
+        self._sqs = client or boto3.client("sqs")
+
+    @property
+    def can_dead_letter(self) -> bool:
+        return self.dlq_url is not None
+
+    def dead_letter(self, body: str, message_id: str, reason: str) -> None:
+        assert self.dlq_url is not None
+        self._sqs.send_message(
+            QueueUrl=self.dlq_url,
+            MessageBody=body,
+            MessageAttributes={
+                "reason": {"DataType": "String", "StringValue": reason[:1000]},
+                "source_message_id": {"DataType": "String", "StringValue": message_id},
+            },
+            **fifo_fields(body, self.dlq_url.endswith(".fifo")),
+        )
+
+    def retry_later(self, receipt_handle: str, seconds: int) -> None:
+        """Best effort: if it fails, the message comes back after the queue's visibility timeout anyway."""
+        try:
+            self._sqs.change_message_visibility(
+                QueueUrl=self.url, ReceiptHandle=receipt_handle, VisibilityTimeout=seconds
+            )
+        except Exception as exc:  # noqa: BLE001 - an expired or foreign receipt handle; nothing is lost
+            log.warning("could not reschedule a returned message", extra={"error": type(exc).__name__})
+
+
+def fifo_fields(body: str, fifo: bool) -> dict[str, str]:
+    """A FIFO queue's message group and deduplication id (a resend of the same body within SQS's 5-minute window
+    is dropped; the writer is idempotent anyway)."""
+    if not fifo:
+        return {}
+    return {
+        "MessageGroupId": WRITER_GROUP,
+        "MessageDeduplicationId": hashlib.sha256(body.encode()).hexdigest(),
+    }
 
 
 def encode(op: WriteOp) -> str:
