@@ -21,4 +21,8 @@ def handler(event: dict, context: object) -> dict:
     global _handler
     if _handler is None:
         _handler = build_handler()
-    return _handler(event, context)
+    try:
+        return _handler(event, context)
+    finally:
+        # Usage counts buffered by this invocation's recalls leave now: the sandbox may never run again.
+        _handler.app.state.ops.tenants.flush_usage()

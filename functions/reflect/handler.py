@@ -8,4 +8,4 @@ service = build_service(load_settings(function="reflect"))  # once per cold star
 
 
 def handler(event: dict, context: object) -> dict:
-    return tasks.reflect(service, event)
+    return tasks.reflect(service, event, context=context)

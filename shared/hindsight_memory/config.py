@@ -7,6 +7,7 @@ from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path.home() / ".hindsight" / "data"
+WAIT_MARGIN_S = 5.0  # left of a function's timeout to answer after waiting
 
 
 class Settings(BaseSettings):
@@ -15,7 +16,14 @@ class Settings(BaseSettings):
     # --- where memories live
     tenant: str = "default"
     store_uri: str = Field(default=str(DEFAULT_DATA_DIR), description="Local folder or s3://bucket/prefix")
-    cold_uri: str | None = Field(default=None, description="Cold tier; defaults to <store_uri>/cold")
+    # The cold tier's own database (serverless: s3://<bucket>/cold, where the bucket's lifecycle rule moves it to a
+    # cheaper storage class); unset, the cold table lives beside the others.
+    cold_uri: str | None = Field(
+        default=None, description="Cold tier location; unset: beside the other tables"
+    )
+    # Exports too large to answer inline are written here and returned as a presigned URL (serverless).
+    export_uri: str | None = None
+    export_inline_max_bytes: int = 1_000_000
     s3_endpoint: str | None = None
     s3_region: str = "us-east-1"
     s3_allow_http: bool = True
@@ -31,6 +39,7 @@ class Settings(BaseSettings):
     # --- writer (group commit)
     queue: Literal["inprocess", "sqs"] = "inprocess"
     store_queue_url: str | None = None
+    store_dlq_url: str | None = None  # where the store function sets aside messages that can never apply
     reflect_queue_url: str | None = None
     batch_max_items: int = 256
     batch_window_ms: int = 20
@@ -108,6 +117,15 @@ class Settings(BaseSettings):
     version_retention_hours: float = 24.0
     scalar_index_min_rows: int = 5_000
     vector_index_min_rows: int = 50_000
+
+    # --- limits of the process serving a request (serverless: the function's timeout, set by terraform)
+    function_timeout_s: float | None = None
+
+    def wait_timeout(self, longest: float = 120.0) -> float:
+        """How long a request may wait for the writer (wait=true): within the function's own timeout."""
+        if self.function_timeout_s is None:
+            return longest
+        return max(1.0, min(longest, self.function_timeout_s - WAIT_MARGIN_S))
 
     # --- gateway
     host: str = "127.0.0.1"

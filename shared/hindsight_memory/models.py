@@ -118,6 +118,10 @@ class Memory(BaseModel):
     tier: str = "hot"
 
 
+# Metadata the writer keeps for itself (which increments it applied); never shown to an agent.
+APPLIED_OPS = "_applied_ops"
+
+
 class MemoryPublic(BaseModel):
     """What recall returns to an agent: data, with provenance, never instructions."""
 

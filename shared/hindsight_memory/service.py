@@ -1,6 +1,7 @@
 """The memory service: validation at the edge, writes through the queue, reads through the retriever.
 `build_service(settings)` is the one place where adapters are created and wired."""
 
+import json
 import logging
 import threading
 import time
@@ -24,13 +25,15 @@ from .writer.messages import (
     FeedbackOp,
     ForgetOp,
     PreparedItem,
+    RunOp,
+    RunRecord,
     StoreOp,
     TouchOp,
     WriteOp,
     idempotency_key,
     memory_id,
 )
-from .writer.queue import InProcessQueue, SqsQueue, WriteQueue
+from .writer.queue import InProcessQueue, SqsQueue, SqsTriggerQueue, WriteQueue
 from .writer.writer import StoreOutcome, Writer
 
 log = logging.getLogger(__name__)
@@ -82,15 +85,25 @@ class MemoryService:
         self._touch_lock = threading.Lock()
         self.llm: Any = None  # reflection's LLMClient; None = heuristic mode (set by build_service)
         self._reflector: Any = None
+        # Serverless: reflection requests go to the reflect function through its queue (set by build_service).
+        self.reflect_queue: SqsTriggerQueue | None = None
+        self.exports: Any = None  # storage.objects.ObjectStore for exports too large to answer inline
+
+    @property
+    def remote_writer(self) -> bool:
+        """Whether another process applies the writes (the store function): then nothing here waits on them."""
+        return isinstance(self.queue, SqsQueue)
 
     # ------------------------------------------------------------------ store
-    def store_memories(self, req: StoreRequest, timeout_s: float = 120.0) -> StoreResult:
-        """Validate, fix ids, enqueue. With `wait`, return once the items are visible to recall.
+    def store_memories(self, req: StoreRequest, timeout_s: float | None = None) -> StoreResult:
+        """Validate, fix ids, enqueue. With `wait`, return once the items are visible to recall, or raise
+        TimeoutError (the items stay queued) within the function's own timeout.
 
         Raises:
             InvalidInput / LimitExceeded: nothing is queued.
         """
         s = self.settings
+        timeout_s = s.wait_timeout() if timeout_s is None else timeout_s
         if len(req.items) > s.max_items_per_store:
             raise LimitExceeded(f"at most {s.max_items_per_store} items per store call")
         now = utcnow()
@@ -135,11 +148,21 @@ class MemoryService:
         )
 
     def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
-        """Remote writer: poll the event log until every id is recorded."""
+        """Remote writer: poll the event log until every id is recorded. This process then reads the latest
+        tables at once; another process reading within the read-consistency interval may still hold the version
+        before the commit, so return only once the interval has passed since the commit (which came after the
+        last poll that did not see it)."""
         deadline = time.monotonic() + timeout_s
+        committed_after = time.monotonic()  # the items were queued just now
         while time.monotonic() < deadline:
+            polled = time.monotonic()
+            self.store.refresh()
             if len(self.store.find_events(namespace, lambda w: w.ids(ids))) == len(set(ids)):
+                settle = committed_after + self.settings.read_consistency() - time.monotonic()
+                if settle > 0:
+                    time.sleep(min(settle, max(0.0, deadline - time.monotonic())))
                 return
+            committed_after = polled  # not seen by a poll that began then: committed later
             time.sleep(0.2)
         raise TimeoutError("store not visible before the timeout; it stays queued and will be applied")
 
@@ -161,10 +184,14 @@ class MemoryService:
             pending = sum(len(v) for v in self._touches.values())
             due = time.monotonic() - self._touched_at >= TOUCH_FLUSH_S or pending >= TOUCH_FLUSH_IDS
         if due:
-            self._flush_touches()
+            self.flush_usage()
 
-    def _flush_touches(self) -> None:
+    def flush_usage(self) -> None:
+        """Send the buffered usage counts now (serverless handlers call it at the end of every invocation: a
+        sandbox may be frozen or recycled before the next recall would have sent them)."""
         with self._touch_lock:
+            if not self._touches:
+                return
             batch, self._touches, self._touched_at = self._touches, {}, time.monotonic()
         for ns, counts in batch.items():
             self.queue.submit(TouchOp(namespace=ns, ids=sorted(counts), counts=dict(counts), at=utcnow()))
@@ -182,9 +209,11 @@ class MemoryService:
             raise InvalidInput("give the ids to forget")
         return self._run(ForgetOp(namespace=namespace, ids=ids, purge=purge, at=utcnow())) or {"queued": True}
 
-    def _run(self, op: WriteOp, timeout_s: float = 120.0):
+    def _run(self, op: WriteOp, timeout_s: float | None = None):
         fut: Future | None = self.queue.submit(op)
-        return fut.result(timeout=timeout_s) if fut is not None else None
+        if fut is None:
+            return None
+        return fut.result(timeout=self.settings.wait_timeout() if timeout_s is None else timeout_s)
 
     # ------------------------------------------------------------------ stats
     def stats(self, namespace: str) -> dict:
@@ -260,6 +289,13 @@ class MemoryService:
 
         return export_records(self.store, namespace, vectors=vectors)
 
+    def export_response(self, namespace: str, limit: int) -> dict:
+        """Up to `limit` records of a namespace, inline or (large) as a file with a URL; see lifecycle.export."""
+        from .lifecycle.export import export_response
+
+        validate_namespace(namespace)
+        return export_response(self, namespace, limit, inline_max_bytes=self.settings.export_inline_max_bytes)
+
     def import_records(self, namespace: str | None, records, *, confidence: float | None = None) -> dict:
         from .lifecycle.export import import_records
 
@@ -281,9 +317,12 @@ class MemoryService:
                 self,
                 self.llm,
                 Prompts(self.settings.store_uri, self.settings.storage_options()),
-                RunLog(self.store),
+                RunLog(self.store, self._record_runs),
             )
         return self._reflector
+
+    def _record_runs(self, rows: list[RunRecord]) -> None:
+        self._run(RunOp(rows=rows))
 
     def reflect(
         self,
@@ -291,15 +330,66 @@ class MemoryService:
         session_id: str | None = None,
         trajectory: list[dict] | None = None,
         trigger: str = "task_end",
+        run_id: str | None = None,
     ) -> dict:
-        """Distil a finished task into an episode and lessons.
+        """Distil a finished task into an episode and lessons (recorded under `run_id` when given).
 
         Raises:
             InvalidInput: bad namespace, trigger or trajectory.
         """
         return self.reflector.reflect(
-            namespace, session_id=session_id, trajectory=trajectory, trigger=trigger
+            namespace, session_id=session_id, trajectory=trajectory, trigger=trigger, run_id=run_id
         )
+
+    def request_reflection(
+        self,
+        namespace: str,
+        session_id: str | None = None,
+        trajectory: list[dict] | None = None,
+        trigger: str = "task_end",
+    ) -> dict:
+        """Reflect now (embedded) or, when a reflect queue is configured (serverless), queue the request for the
+        reflect function and return its run id at once; `reflection_run` then tells how it went.
+
+        Raises:
+            InvalidInput: bad namespace, trigger or trajectory.  LimitExceeded: the request exceeds a message.
+        """
+        if self.reflect_queue is None:
+            return self.reflect(namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
+        from .reflection.reflect import TRIGGERS
+        from .reflection.runs import new_run_id
+        from .reflection.trajectory import inline_items
+
+        validate_namespace(namespace)
+        if trigger not in TRIGGERS:
+            raise InvalidInput(f"trigger must be one of {', '.join(TRIGGERS)}")
+        if not session_id and not trajectory:
+            raise InvalidInput("give a session_id or an inline trajectory")
+        if trajectory:  # checked here, so that bad input is an error now and not a poison message later
+            session_id = session_id or f"reflect-{new_run_id()[:16]}"
+            inline_items(namespace, session_id, trajectory)
+        run_id = new_run_id()
+        payload = {"trigger": trigger, "namespace": namespace, "session_id": session_id, "run_id": run_id}
+        self.reflect_queue.send({**payload, **({"trajectory": trajectory} if trajectory else {})})
+        return {**payload, "status": "queued"}
+
+    def reflection_run(self, namespace: str, run_id: str) -> dict:
+        """A reflection run by id: its outcome once recorded, else queued."""
+        validate_namespace(namespace)
+        row = self.reflector.runs.get(namespace, run_id)
+        if row is None:
+            return {"namespace": namespace, "run_id": run_id, "status": "queued"}
+        detail = json.loads(row.get("detail") or "{}")
+        return {
+            "namespace": namespace,
+            "run_id": run_id,
+            "status": row["status"],
+            "trigger": row["trigger"],
+            "session_id": row["session_id"] or None,
+            "reason": row["reason"] or None,
+            "at": row["at"].isoformat() if row.get("at") else None,
+            **({"result": detail} if detail else {}),
+        }
 
     def induce(self, namespace: str) -> dict:
         """Turn clusters of similar episodes into lessons; decay lessons not confirmed for long."""
@@ -316,13 +406,13 @@ class MemoryService:
 
     def flush(self) -> None:
         """Block until everything queued so far is applied (embedded mode)."""
-        self._flush_touches()
+        self.flush_usage()
         fut = self.queue.submit(TouchOp(namespace="_flush", ids=[], at=utcnow()))
         if fut is not None:
             fut.result(timeout=300)
 
     def close(self) -> None:
-        self._flush_touches()
+        self.flush_usage()
         self.queue.close()
 
 
@@ -333,6 +423,7 @@ def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
         dim=embedder.dim,
         storage_options=settings.storage_options(),
         commit_retries=settings.commit_retries,
+        cold_uri=settings.cold_uri,
         read_consistency=timedelta(seconds=settings.read_consistency()),
         warm_rows=settings.warm_rows(),
         create_tables=settings.create_tables,
@@ -365,4 +456,10 @@ def build_service(
     retriever = Retriever(store, embedder, settings, make_reranker(settings.reranker))
     svc = MemoryService(settings, store, embedder, queue, writer, retriever)
     svc.llm = llm if llm is not None else make_llm(settings)  # litellm itself is imported only on a call
+    if settings.queue == "sqs" and settings.reflect_queue_url:
+        svc.reflect_queue = SqsTriggerQueue(settings.reflect_queue_url)
+    if settings.export_uri:
+        from .storage.objects import ObjectStore
+
+        svc.exports = ObjectStore(settings.export_uri, settings)
     return svc

@@ -125,7 +125,7 @@ def test_the_usage_prompt_tells_an_agent_when_to_use_each_tool(live_gateway):
 def test_a_tool_whose_engine_is_missing_from_the_build_says_so(live_gateway, monkeypatch):
     from hindsight_memory.service import MemoryService
 
-    monkeypatch.delattr(MemoryService, "reflect")
+    monkeypatch.delattr(MemoryService, "request_reflection")
 
     async def go():
         async with mcp_client(live_gateway.url, live_gateway.tokens["admin"], "legacy") as c:

@@ -94,7 +94,7 @@ def test_an_mcp_store_goes_through_sqs_and_the_store_function_to_s3_and_mcp_reca
     # the write reached the store function as an SQS batch from the tenant's store queue
     evt, resp = next((e, r) for e, r in topo.calls["store"] if mid in json.dumps(e))
     assert evt["Records"][0]["eventSource"] == "aws:sqs"
-    assert evt["Records"][0]["eventSourceARN"].endswith(f"hindsight-{tenant.name}-store")
+    assert evt["Records"][0]["eventSourceARN"].endswith(f"hindsight-{tenant.name}-store.fifo")
     assert resp == {"batchItemFailures": []}
     assert [m["id"] for m in recalled.structured_content["memories"]][:1] == [mid]
     assert "eu-central-1" in recalled.structured_content["memories"][0]["content"]
@@ -156,3 +156,54 @@ def test_a_scheduled_compaction_runs_the_compact_function(topology):
     assert out["task"] == "compact"
     (recalled,) = _mcp(topo, token, ("memory_recall", {"namespace": NS, "query": "fact to keep"}))
     assert recalled.structured_content["memories"]
+
+
+def test_memory_reflect_is_queued_for_the_reflect_function_and_its_run_id_tells_the_outcome(topology):
+    topo, token, tenant = topology
+    turns = [
+        ("user", "Deploy the billing service to staging."),
+        ("agent", "Running the deploy with the old config."),
+        ("tool", "deploy failed: secret DB_PASSWORD is missing"),
+        ("agent", "Added the secret to the vault and ran the deploy again."),
+        ("tool", "deploy succeeded"),
+    ]
+    _mcp(
+        topo,
+        token,
+        (
+            "memory_store",
+            {
+                "namespace": NS,
+                "wait": True,
+                "items": [
+                    {"content": text, "kind": "working", "session_id": "s-9", "source": source}
+                    for source, text in turns
+                ],
+            },
+        ),
+    )
+
+    # WHEN an agent asks for reflection at the end of its task
+    (queued,) = _mcp(topo, token, ("memory_reflect", {"namespace": NS, "session_id": "s-9"}))
+
+    # THEN the gateway only queued it (an LLM call would not fit its timeout) and gave back a run id
+    assert not queued.is_error, queued.content
+    run_id = queued.structured_content["run_id"]
+    assert queued.structured_content["status"] == "queued"
+    # AND the reflect function received it from its queue and reflected
+    evt, resp = _wait_for(
+        lambda: next(((e, r) for e, r in topo.calls["reflect"] if run_id in json.dumps(e)), None),
+        what="the reflect function to get the request",
+    )
+    assert evt["Records"][0]["eventSourceARN"].endswith(f"hindsight-{tenant.name}-reflect")
+    assert resp == {"batchItemFailures": []}
+
+    # AND asking with the run id tells the outcome once the store function has recorded the run
+    def outcome():
+        (got,) = _mcp(topo, token, ("memory_reflect", {"namespace": NS, "run_id": run_id}))
+        data = got.structured_content
+        return data if data["status"] != "queued" else None
+
+    done = _wait_for(outcome, what="the run to be recorded")
+    assert done["status"] == "done" and done["session_id"] == "s-9"
+    assert done["result"]["episode_id"]

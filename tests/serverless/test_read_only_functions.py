@@ -20,15 +20,13 @@ def table_objects(tenant) -> list[str]:
     return [o["Key"] for o in s3.list_objects_v2(Bucket=tenant.bucket, Prefix="tables/").get("Contents", [])]
 
 
-def test_the_read_only_functions_settings_do_not_create_tables_and_the_writers_do(tenant, monkeypatch):
+def test_the_read_only_functions_settings_do_not_create_tables_and_the_writer_does(tenant, monkeypatch):
     for k, v in tenant.env().items():
         monkeypatch.setenv(k, v)
 
-    creating = {
-        f: load_settings(function=f).create_tables for f in (*READ_ONLY_FUNCTIONS, "store", "compact")
-    }
+    creating = {f: load_settings(function=f).create_tables for f in (*READ_ONLY_FUNCTIONS, "store")}
 
-    assert creating == {"gateway": False, "recall": False, "reflect": False, "store": True, "compact": True}
+    assert creating == {"gateway": False, "recall": False, "reflect": False, "compact": False, "store": True}
 
 
 @pytest.mark.parametrize("function", ["recall", "reflect"])

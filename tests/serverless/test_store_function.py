@@ -157,7 +157,9 @@ def test_on_a_standard_queue_only_the_failing_message_returns():
     for rec in batch["Records"]:
         rec["eventSourceARN"] = rec["eventSourceARN"].removesuffix(".fifo")
     first = batch["Records"][0]
-    batch["Records"].insert(0, {**first, "messageId": "bad", "body": first["body"].replace("deploy", "kaboom")})
+    batch["Records"].insert(
+        0, {**first, "messageId": "bad", "body": first["body"].replace("deploy", "kaboom")}
+    )
 
     out = consumer.handle(batch)
 
@@ -250,9 +252,7 @@ def test_a_poison_message_is_set_aside_in_the_dlq_at_once_and_the_writes_behind_
 ):
     fn = load_function("store", tenant)
     sqs = tenant.sqs()
-    sqs.send_message(
-        QueueUrl=tenant.store_url, MessageBody="this is not a write op", MessageGroupId="writer"
-    )
+    sqs.send_message(QueueUrl=tenant.store_url, MessageBody="this is not a write op", MessageGroupId="writer")
     queue = SqsQueue(tenant.store_url, sqs)
     queue.submit(store_op(NS, "first good fact"))
     queue.submit(store_op(NS, "second good fact"))

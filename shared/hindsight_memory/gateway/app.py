@@ -180,13 +180,14 @@ def create_app(
     return app
 
 
-def serve(settings: Settings | None = None) -> None:
-    """Run the gateway under uvicorn (`hindsight serve`)."""
+def serve(settings: Settings | None = None, *, serverless: bool = False) -> None:
+    """Run the gateway under uvicorn (`hindsight serve`; the container image's gateway with `serverless`: one
+    tenant whose tables are store_uri itself, tokens required)."""
     import uvicorn
 
     from .logs import configure_logging
 
     settings = settings or Settings()
     configure_logging()
-    app = create_app(settings)
+    app = create_app(settings, serverless=serverless)
     uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, proxy_headers=False)

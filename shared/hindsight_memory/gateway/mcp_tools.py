@@ -194,11 +194,17 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
         trigger: Annotated[
             Literal["task_end", "anomaly", "periodic"], Field(description="Why now")
         ] = "task_end",
+        run_id: Annotated[
+            str | None,
+            Field(description="Only to ask how a queued reflection went: the run_id it returned, alone"),
+        ] = None,
     ) -> CallToolResult:
         """Distil lessons from a finished task. Call it at the end of a task (trigger task_end) or after something
-        went wrong (anomaly), with the session_id or an inline trajectory."""
+        went wrong (anomaly), with the session_id or an inline trajectory. A deployed server queues the work and
+        answers status "queued" with a run_id; call again with just that run_id to get the outcome."""
         return await run(
-            "memory_reflect", lambda who: ops.reflect(who, namespace, session_id, trajectory, trigger)
+            "memory_reflect",
+            lambda who: ops.reflect(who, namespace, session_id, trajectory, trigger, run_id),
         )
 
     @mcp.tool(name="memory_forget", annotations=ToolAnnotations(destructive_hint=True))
@@ -252,7 +258,8 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
         namespace: Namespace,
         limit: Annotated[int, Field(ge=1, le=10_000, description="Records at most")] = 1000,
     ) -> CallToolResult:
-        """Admin: export a namespace's memories as JSON records (for backup or migration)."""
+        """Admin: export a namespace's memories as JSON records (for backup or migration); a large export comes as
+        a URL to a JSONL file instead (`url`, valid `expires_in_s` seconds)."""
         return await run("memory_export", lambda who: ops.export(who, namespace, limit))
 
     @mcp.tool(name="memory_import")

@@ -54,6 +54,11 @@ class TenantRegistry:
         with self._lock:
             return dict(self._services)
 
+    def flush_usage(self) -> None:
+        """Send every tenant's buffered usage counts (at the end of a serverless invocation)."""
+        for svc in self.loaded().values():
+            svc.flush_usage()
+
     def close(self) -> None:
         with self._lock:
             services, self._services = list(self._services.values()), {}

@@ -5,7 +5,7 @@ Reads happen here; every change goes through the write queue to the single write
 import json
 import time
 from collections import defaultdict
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -13,8 +13,7 @@ import numpy as np
 from ..models import Kind, Memory, MemoryCreate, Source, Status, StoreRequest, utcnow
 from ..storage.filters import Where
 from ..text import key, value_tokens
-from ..writer.messages import ArchiveOp, MergeOp, UpdateOp, UpkeepOp
-from .reindex import drop_retired
+from ..writer.messages import ArchiveOp, CatalogOp, MergeOp, UpdateOp, UpkeepOp
 from .tiers import should_archive, tier_of
 
 CURSOR = "compact_cursor"
@@ -57,11 +56,10 @@ def compact(
     else:
         cursor = {}
     if namespace is None:
-        store.set_catalog({CURSOR: json.dumps(cursor)})
+        svc._run(CatalogOp(entries={CURSOR: json.dumps(cursor)}))
     report["cursor"] = cursor
     if upkeep and time.monotonic() < deadline:
-        retention = timedelta(hours=s.version_retention_hours)
-        report["upkeep"] = svc._run(
+        out = svc._run(
             UpkeepOp(
                 retention_hours=s.version_retention_hours,
                 scalar_min_rows=s.scalar_index_min_rows,
@@ -69,7 +67,8 @@ def compact(
             ),
             timeout_s=3600,
         ) or {"queued": True}
-        report["dropped_tables"] = drop_retired(store, retention)
+        report["dropped_tables"] = out.pop("dropped_tables", [])
+        report["upkeep"] = out
     return dict(report)
 
 
@@ -176,5 +175,6 @@ def _summarise_histories(svc: Any, ns: str, mems: list[Memory]) -> int:
             )
         )
     if items:
-        svc.store_memories(StoreRequest(namespace=ns, items=items, wait=True))
+        # A remote writer (serverless) applies them in order after this run; waiting would only spend its time.
+        svc.store_memories(StoreRequest(namespace=ns, items=items, wait=not svc.remote_writer))
     return len(items)

@@ -10,6 +10,7 @@ A line with just {"content": ..., ...} (no "type") is a seed: stored like a new 
 import csv
 import hashlib
 import json
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -56,6 +57,36 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
                 "type": "event",
                 "event": {k: v.isoformat() if isinstance(v, datetime) else v for k, v in e.items()},
             }
+
+
+def export_response(
+    svc: Any, namespace: str, limit: int, *, inline_max_bytes: int, expires_s: int = 3600
+) -> dict:
+    """An export as one request answers it: the records inline while they are small, else (when the service has
+    somewhere to put them) a JSONL file written there as it is read, with a URL valid for `expires_s`.
+
+    Lambda answers at most 6 MB, and an MCP tool result carries its data twice (text and structured)."""
+    rows = export_records(svc.store, namespace, vectors=False)
+    count, truncated = 0, False
+    with tempfile.SpooledTemporaryFile(max_size=8 << 20) as buf:
+        for rec in rows:
+            if count == limit:
+                truncated = True
+                break
+            buf.write((json.dumps(rec, ensure_ascii=False, default=_plain) + "\n").encode())
+            count += 1
+        size = buf.tell()
+        buf.seek(0)
+        out = {"namespace": namespace, "count": count, "truncated": truncated}
+        if size <= inline_max_bytes or svc.exports is None:
+            return {**out, "records": [json.loads(line) for line in buf]}
+        folder = hashlib.sha256(namespace.encode()).hexdigest()[:16]
+        where = svc.exports.put(folder, ".jsonl", buf, expires_s)
+        return {**out, "format": "jsonl", "bytes": size, **where}
+
+
+def _plain(value: Any) -> Any:
+    return value.tolist() if hasattr(value, "tolist") else str(value)
 
 
 def import_records(

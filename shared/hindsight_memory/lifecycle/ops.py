@@ -1,4 +1,5 @@
-"""Lifecycle operations as the single writer applies them: archive, restore, merge, import, upkeep, reindex."""
+"""Lifecycle operations as the single writer applies them: archive, restore, merge, import, upkeep, reindex, and
+the small records others decide (compaction's catalog cursor, reflection's run log)."""
 
 from datetime import timedelta
 from typing import Any
@@ -9,7 +10,16 @@ from ..errors import InvalidInput
 from ..models import Memory, Status
 from ..storage.lance import COLD, EVENTS, MEMORIES, LanceStore
 from ..text import normalize
-from ..writer.messages import ArchiveOp, ImportOp, MergeOp, ReindexOp, RestoreOp, UpkeepOp
+from ..writer.messages import (
+    ArchiveOp,
+    CatalogOp,
+    ImportOp,
+    MergeOp,
+    ReindexOp,
+    RestoreOp,
+    RunOp,
+    UpkeepOp,
+)
 from .forget import MERGED_FROM
 from .tiers import archive, restore
 
@@ -24,11 +34,19 @@ def apply_lifecycle(writer: Any, op: Any) -> dict:
     if isinstance(op, ImportOp):
         return import_memories(writer.store, writer.embedder, op)
     if isinstance(op, UpkeepOp):
-        return writer.store.upkeep(
-            retention=timedelta(hours=op.retention_hours),
-            scalar_min_rows=op.scalar_min_rows,
-            vector_min_rows=op.vector_min_rows,
+        from .reindex import drop_retired
+
+        retention = timedelta(hours=op.retention_hours)
+        out = writer.store.upkeep(
+            retention=retention, scalar_min_rows=op.scalar_min_rows, vector_min_rows=op.vector_min_rows
         )
+        return {**out, "dropped_tables": drop_retired(writer.store, retention)}
+    if isinstance(op, CatalogOp):
+        writer.store.set_catalog(op.entries)
+        return {"catalog": sorted(op.entries)}
+    if isinstance(op, RunOp):
+        writer.store.append_runs([r.model_dump() for r in op.rows])
+        return {"runs": len(op.rows)}
     if isinstance(op, ReindexOp):
         from .reindex import switch
 

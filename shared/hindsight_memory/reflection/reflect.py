@@ -51,8 +51,10 @@ class Reflector:
         trajectory: list[dict] | None = None,
         trigger: str = "task_end",
         resolves: str | None = None,
+        run_id: str | None = None,
     ) -> dict:
-        """Reflect on a session (or an inline trajectory, recorded first). Returns what was decided and why.
+        """Reflect on a session (or an inline trajectory, recorded first). Returns what was decided and why;
+        its run is recorded under `run_id` when given (the id a queued request returned to its client).
 
         Raises:
             InvalidInput: bad namespace, trigger or trajectory; neither session nor trajectory given.
@@ -86,6 +88,7 @@ class Reflector:
                 reason=reason,
                 session_id=session_id,
                 resolves=resolves,
+                run_id=run_id,
             )
             return {**base, "status": "skipped", "reason": reason, "run_id": run, "usage": Usage().as_dict()}
         budget = Budget(self.s.max_llm_calls_per_run, self.s.max_tokens_per_run)
@@ -108,6 +111,7 @@ class Reflector:
                 reason=str(exc),
                 session_id=session_id,
                 resolves=resolves,
+                run_id=run_id,
             )
             return {
                 **base,
@@ -126,6 +130,7 @@ class Reflector:
             session_id=session_id,
             resolves=resolves,
             detail=result,
+            run_id=run_id,
         )
         self._count(budget.usage)
         return {**base, **result, "status": "done", "run_id": run, "usage": budget.usage.as_dict()}

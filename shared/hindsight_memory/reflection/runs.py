@@ -1,13 +1,20 @@
 """The reflection run log (table `reflection_runs`): per-run usage and cost, the namespace's daily token use,
-and deferred work waiting for budget. Appended by the reflect function; read for budgets, stats and retries."""
+and deferred work waiting for budget. Records go through the write queue like every other write (the single
+writer appends them); read here for budgets, stats, retries and a queued run's outcome."""
 
 import json
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from ..llm import Usage
 from ..models import utcnow
 from ..storage.lance import LanceStore
+from ..writer.messages import RunRecord
+
+
+def new_run_id() -> str:
+    return uuid.uuid4().hex
 
 
 def day_start(now: datetime) -> datetime:
@@ -15,8 +22,9 @@ def day_start(now: datetime) -> datetime:
 
 
 class RunLog:
-    def __init__(self, store: LanceStore) -> None:
+    def __init__(self, store: LanceStore, write: Callable[[list[RunRecord]], None]) -> None:
         self.store = store
+        self._write = write  # the write queue (a RunOp): in-process it is applied before this returns
 
     def record(
         self,
@@ -31,30 +39,37 @@ class RunLog:
         resolves: str | None = None,
         detail: dict | None = None,
         at: datetime | None = None,
+        run_id: str | None = None,
     ) -> str:
+        """Record a run (a new id unless `run_id` names the run a client is waiting for); returns its id."""
         u = usage or Usage()
-        run_id = uuid.uuid4().hex
-        self.store.append_runs(
+        run_id = run_id or new_run_id()
+        self._write(
             [
-                {
-                    "id": run_id,
-                    "namespace": namespace,
-                    "at": at or utcnow(),
-                    "trigger": trigger,
-                    "session_id": session_id or "",
-                    "status": status,
-                    "mode": mode,
-                    "reason": reason[:500],
-                    "calls": u.calls,
-                    "prompt_tokens": u.prompt_tokens,
-                    "completion_tokens": u.completion_tokens,
-                    "cost_usd": u.cost_usd,
-                    "resolves": resolves or "",
-                    "detail": json.dumps(detail or {}, ensure_ascii=False, default=str),
-                }
+                RunRecord(
+                    id=run_id,
+                    namespace=namespace,
+                    at=at or utcnow(),
+                    trigger=trigger,
+                    session_id=session_id or "",
+                    status=status,
+                    mode=mode,
+                    reason=reason[:500],
+                    calls=u.calls,
+                    prompt_tokens=u.prompt_tokens,
+                    completion_tokens=u.completion_tokens,
+                    cost_usd=u.cost_usd,
+                    resolves=resolves or "",
+                    detail=json.dumps(detail or {}, ensure_ascii=False, default=str),
+                )
             ]
         )
         return run_id
+
+    def get(self, namespace: str, run_id: str) -> dict | None:
+        """One run of the namespace by id (None until the writer has recorded it)."""
+        found = [r for r in self.store.runs(namespace) if r["id"] == run_id]
+        return found[-1] if found else None
 
     def tokens_today(self, namespace: str, now: datetime | None = None) -> int:
         rows = self.store.runs(namespace, since=day_start(now or utcnow()))

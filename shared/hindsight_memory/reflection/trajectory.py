@@ -89,11 +89,11 @@ def load(store: LanceStore, namespace: str, session_id: str) -> Trajectory:
     return Trajectory(namespace, session_id, turns)
 
 
-def store_inline(service: Any, namespace: str, session_id: str, steps: list[dict]) -> None:
-    """Record an inline trajectory as working memory first, so lessons can point at real events.
+def inline_items(namespace: str, session_id: str, steps: list[dict]) -> list[MemoryCreate]:
+    """An inline trajectory as working-memory items of the session (validated, not stored).
 
     Raises:
-        InvalidInput: a step is malformed.
+        InvalidInput: a step is malformed, or there is none.
     """
     try:
         turns = [InlineTurn.model_validate(s) for s in steps]
@@ -119,6 +119,16 @@ def store_inline(service: Any, namespace: str, session_id: str, steps: list[dict
                 idempotency_key=f"trajectory|{session_id}|{i}|{hashlib.sha256(t.content.encode()).hexdigest()[:16]}",
             )
         )
+    return items
+
+
+def store_inline(service: Any, namespace: str, session_id: str, steps: list[dict]) -> None:
+    """Record an inline trajectory as working memory first, so lessons can point at real events.
+
+    Raises:
+        InvalidInput: a step is malformed.
+    """
+    items = inline_items(namespace, session_id, steps)
     service.store_memories(StoreRequest(namespace=namespace, items=items, wait=True))
 
 

@@ -14,7 +14,7 @@ ACTIVE_LOOKBACK_DAYS = (
 
 
 def run_trigger(service: Any, event: dict) -> dict:
-    """{"trigger": "task_end"|"anomaly", "namespace", "session_id" | "trajectory"} or {"trigger": "periodic" |
+    """{"trigger": "task_end"|"anomaly", "namespace", "session_id" | "trajectory", "run_id"?} or {"trigger": "periodic" |
     "induction", "namespaces"?: [...]}.
 
     Raises:
@@ -26,7 +26,11 @@ def run_trigger(service: Any, event: dict) -> dict:
         if not isinstance(ns, str):
             raise InvalidInput("a reflect trigger needs a namespace")
         return service.reflect(
-            ns, session_id=event.get("session_id"), trajectory=event.get("trajectory"), trigger=trigger
+            ns,
+            session_id=event.get("session_id"),
+            trajectory=event.get("trajectory"),
+            trigger=trigger,
+            run_id=event.get("run_id"),
         )
     if trigger in ("periodic", "induction"):
         namespaces = event.get("namespaces")

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder
-from ..models import Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
+from ..models import APPLIED_OPS, Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
 from ..text import (
@@ -362,7 +362,7 @@ def _public(c: Candidate) -> MemoryPublic:
         confidence=m.confidence,
         source=m.source,
         session_id=m.session_id,
-        metadata=m.metadata,
+        metadata={k: v for k, v in m.metadata.items() if k != APPLIED_OPS},
         status=m.status,
         supersedes=m.supersedes,
         superseded_by=m.superseded_by,

@@ -163,10 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "test")
     probe = TenantStack(endpoint, args.tenant, "", "")
     sqs = probe.sqs()
-    urls = {
-        k: sqs.get_queue_url(QueueName=f"hindsight-{args.tenant}-{k}")["QueueUrl"]
-        for k in ("store", "reflect")
-    }
+    names = {"store": f"hindsight-{args.tenant}-store.fifo", "reflect": f"hindsight-{args.tenant}-reflect"}
+    urls = {k: sqs.get_queue_url(QueueName=name)["QueueUrl"] for k, name in names.items()}
     tokens = os.environ.get("HINDSIGHT_TOKENS")
     token = "(one of HINDSIGHT_TOKENS)"
     if not tokens:
@@ -181,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"hindsight local serverless stack for tenant {args.tenant!r}\n"
         f"  MCP URL:  {topo.mcp_url}\n  token:    {token}\n"
-        f"  emulator: {endpoint} (bucket {stack.bucket}, queues hindsight-{args.tenant}-store|reflect)\n"
+        f"  emulator: {endpoint} (bucket {stack.bucket}, queues hindsight-{args.tenant}-store.fifo|reflect)\n"
         "Ctrl-C stops the runner and the gateway (LocalStack keeps running: localstack/stop.sh).",
         flush=True,
     )

@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[dict, Any], Any]
 
 SCHEDULES: dict[str, dict] = {"reflect": {"trigger": "periodic"}, "compact": {"task": "compact"}}
+GATE_RETRY_S = 2.0
 
 
 def load_handler(function: str) -> Handler:
@@ -46,7 +47,12 @@ class QueueSource:
     handler: Handler
     batch_size: int = 10
     window_s: float = 0.0
-    retry_delay_s: int = 0  # visibility timeout given to failed messages before redelivery
+    # Visibility timeout given to failed messages before redelivery; None leaves them to the handler and the
+    # queue, as Lambda does.
+    retry_delay_s: int | None = 0
+    timeout_s: float = 900.0  # the invocation's time limit, as the handler's context reports it
+    # Asked before every receive; False = not now (a standby store worker without the writer lease).
+    gate: Callable[[], bool] | None = None
 
 
 class LocalRunner:
@@ -78,7 +84,7 @@ class LocalRunner:
             return 0
         event = {"Records": [self._record(source, m) for m in messages]}
         try:
-            response = source.handler(event, LocalContext(source.function))
+            response = source.handler(event, LocalContext(source.function, timeout_s=source.timeout_s))
             failed = {f["itemIdentifier"] for f in (response or {}).get("batchItemFailures", [])}
         except Exception:  # noqa: BLE001 - like Lambda: a raised error returns the whole batch
             log.exception(
@@ -95,7 +101,7 @@ class LocalRunner:
                 ],
             )
         for m in messages:
-            if m["MessageId"] in failed:
+            if m["MessageId"] in failed and source.retry_delay_s is not None:
                 self.sqs.change_message_visibility(
                     QueueUrl=source.queue_url,
                     ReceiptHandle=m["ReceiptHandle"],
@@ -137,6 +143,9 @@ class LocalRunner:
     def _poll_loop(self, source: QueueSource) -> None:
         while not self._stop.is_set():
             try:
+                if source.gate is not None and not source.gate():
+                    self._stop.wait(GATE_RETRY_S)
+                    continue
                 self.poll_once(source)
             except Exception:  # noqa: BLE001 - an emulator hiccup must not end the poller
                 log.exception("poll failed", extra={"function": source.function})

@@ -7,21 +7,29 @@ from typing import Any
 from ..config import Settings
 from ..errors import InvalidInput
 
-# Functions whose role may not write the tables (infra/modules/tenant/iam.tf): their writes go through the store
-# queue, so they must never create a table either (reflect's own run log is written directly, and stays so).
-READ_ONLY_FUNCTIONS = frozenset({"gateway", "recall", "reflect"})
+# Functions whose role may not write the tables (infra/modules/tenant/iam.tf): every write of theirs goes through
+# the store queue, so they must never create a table either. Only the store function writes.
+READ_ONLY_FUNCTIONS = frozenset({"gateway", "recall", "reflect", "compact"})
+
+
+# How stale a read-only function's reads may be with respect to the writer's commits: each check is an object
+# store listing, so a warm recall checks at most this often (wait=true waits this long past the commit, so
+# that whichever process answers the next recall sees the items). The writer itself always reads the latest.
+READER_CONSISTENCY_S = 1.0
 
 
 def for_function(settings: Settings, function: str | None) -> Settings:
     """The settings as `function` must use them: a read-only function that is not its own writer (queue=sqs)
-    does not create tables, unless HINDSIGHT_CREATE_TABLES says otherwise."""
-    if (
-        function in READ_ONLY_FUNCTIONS
-        and settings.queue == "sqs"
-        and "create_tables" not in settings.model_fields_set
-    ):
-        return settings.model_copy(update={"create_tables": False})
-    return settings
+    does not create tables, and reads within READER_CONSISTENCY_S of the writer's commits, unless
+    HINDSIGHT_CREATE_TABLES / HINDSIGHT_READ_CONSISTENCY_S say otherwise."""
+    if function not in READ_ONLY_FUNCTIONS or settings.queue != "sqs":
+        return settings
+    update: dict = {}
+    if "create_tables" not in settings.model_fields_set:
+        update["create_tables"] = False
+    if "read_consistency_s" not in settings.model_fields_set:
+        update["read_consistency_s"] = READER_CONSISTENCY_S
+    return settings.model_copy(update=update)
 
 
 def load_settings(client: Any = None, *, function: str | None = None, **overrides: Any) -> Settings:

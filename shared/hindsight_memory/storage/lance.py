@@ -85,8 +85,10 @@ class LanceStore:
         warm_rows: int = 0,
         create_tables: bool = True,
         missing_recheck_s: float | None = None,
+        cold_uri: str | None = None,
     ) -> None:
         self.uri = uri
+        self.cold_uri = cold_uri
         self.model_id = model_id
         self.dim = dim
         self.storage_options = storage_options or {}
@@ -95,6 +97,18 @@ class LanceStore:
         self._db = lancedb.connect(
             uri, storage_options=storage_options or None, read_consistency_interval=read_consistency
         )
+        # The cold tier may live in a database of its own (serverless: the bucket's cold/ prefix).
+        self._cold_db = (
+            lancedb.connect(
+                cold_uri, storage_options=storage_options or None, read_consistency_interval=read_consistency
+            )
+            if cold_uri
+            else self._db
+        )
+        if cold_uri and _exists(self._db, COLD) and not _exists(self._cold_db, COLD):
+            # Archived before the cold tier had a place of its own: keep reading and writing it where it is.
+            log.warning("the cold table stays beside the other tables", extra={"cold_uri": cold_uri})
+            self._cold_db = self._db
         self._schema = memory_schema(dim, model_id)
         # Which memories/cold tables are current is recorded in the catalog, so a reindex can switch atomically.
         current = self.current_tables() if memories_table is None else {}
@@ -187,17 +201,31 @@ class LanceStore:
             self._scratch = lancedb.connect(path)
         return _Placeholder(self._scratch.create_table(name, schema=schema), name)
 
+    def _db_for(self, name: str) -> Any:
+        """The database holding table `name`: cold tables (and their reindex generations) may live apart."""
+        return self._cold_db if name.split("-", 1)[0] == COLD else self._db
+
+    def refresh(self) -> None:
+        """Read the latest version of every table now, whatever the read-consistency interval (after waiting for
+        another process's commit)."""
+        for role in (MEMORIES, EVENTS, COLD):
+            self._tables[role].checkout_latest()
+        with self._version_lock:
+            self._version_at = float("-inf")
+        self._looked_at = self._fts_checked = float("-inf")  # the writer may have made them meanwhile
+
     def _open(self, name: str, schema: pa.Schema, check_model: bool = False, create: bool = True) -> Any:
         """The table `name`, created if missing (or None when missing and not `create`)."""
+        db = self._db_for(name)
         try:
-            table = self._db.open_table(name)
+            table = db.open_table(name)
         except (FileNotFoundError, ValueError):
             if not create:
                 return None
             try:
-                table = self._db.create_table(name, schema=schema)
+                table = db.create_table(name, schema=schema)
             except (OSError, ValueError, RuntimeError):  # lost a creation race: open what the winner made
-                table = self._db.open_table(name)
+                table = db.open_table(name)
         if check_model:
             meta = table.schema.metadata or {}
             found = meta.get(MODEL_KEY, b"").decode()
@@ -481,10 +509,19 @@ class LanceStore:
         return self._runs_table
 
     def append_runs(self, rows: list[dict[str, Any]]) -> None:
-        """Record reflection runs (usage, cost, deferred work); ids are unique per run, so retries add nothing."""
+        """Record reflection runs (usage, cost, deferred work); a row with an existing id replaces it (a retried
+        run's outcome), so redelivery adds nothing."""
         if rows:
             data = pa.Table.from_pylist(rows, schema=RUN_SCHEMA)
-            self._retry(lambda: self._runs().merge_insert("id").when_not_matched_insert_all().execute(data))
+            self._retry(
+                lambda: (
+                    self._runs()
+                    .merge_insert("id")
+                    .when_matched_update_all()
+                    .when_not_matched_insert_all()
+                    .execute(data)
+                )
+            )
 
     def runs(self, namespace: str, since: datetime | None = None) -> list[dict]:
         """Reflection runs of one namespace, oldest first."""
@@ -549,17 +586,20 @@ class LanceStore:
             memories_table=memories_table,
             cold_table=cold_table,
             warm_rows=self._warm_rows,
+            cold_uri=self.cold_uri,
         )
 
     def table_names(self) -> list[str]:
         names: list[str] = []
-        token = None
-        while True:
-            page = self._db.list_tables(page_token=token)
-            names += list(page.tables)
-            token = page.page_token
-            if not token:
-                return sorted(names)
+        for db in {id(d): d for d in (self._db, self._cold_db)}.values():
+            token = None
+            while True:
+                page = db.list_tables(page_token=token)
+                names += list(page.tables)
+                token = page.page_token
+                if not token:
+                    break
+        return sorted(set(names))
 
     def memory_tables(self) -> list[str]:
         """Every table holding memories: current, cold, and generations retired by a reindex."""
@@ -568,7 +608,7 @@ class LanceStore:
     def drop_table(self, name: str) -> None:
         if name in (self.memories_name, self.cold_name, EVENTS, CATALOG):
             raise ValueError(f"refusing to drop live table {name!r}")
-        self._db.drop_table(name, ignore_missing=True)
+        self._db_for(name).drop_table(name, ignore_missing=True)
 
     def _table(self, table: str) -> Any:
         """A live table by its role (memories, events, cold)."""
@@ -577,7 +617,7 @@ class LanceStore:
     def _physical(self, name: str) -> Any:
         """Any table by its stored name (a retired reindex generation, the catalog...)."""
         live = {self.memories_name: self.memories, EVENTS: self.events, self.cold_name: self.cold}
-        return live[name] if name in live else self._db.open_table(name)
+        return live[name] if name in live else self._db_for(name).open_table(name)
 
     def purge_ids(self, namespace: str, memory_ids: Iterable[str], event_ids: Iterable[str]) -> None:
         """Delete memories from every memory table (live and retired) and their events."""
@@ -726,8 +766,8 @@ class LanceStore:
         Compared in Python, never pasted into a filter."""
         found = []
         for name in self.table_names():
-            for v in self._db.open_table(name).list_versions():
-                t = self._db.open_table(name)
+            for v in self._db_for(name).open_table(name).list_versions():
+                t = self._db_for(name).open_table(name)
                 t.checkout(v["version"])
                 data = t.to_arrow()
                 texty = [
@@ -835,6 +875,14 @@ class _Snapshot:
 
 
 _MARK = "qqhsmarkqq"  # survives the tokenizer unchanged (no stem, no folding)
+
+
+def _exists(db: Any, name: str) -> bool:
+    try:
+        db.open_table(name)
+    except (FileNotFoundError, ValueError):
+        return False
+    return True
 
 
 def _from_iso(value: Any) -> Any:

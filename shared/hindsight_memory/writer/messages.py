@@ -1,6 +1,7 @@
 """Messages on the write queue. JSON-serialisable, so the same messages travel in-process or over SQS."""
 
 import hashlib
+import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
@@ -39,10 +40,26 @@ class StoreOp(BaseModel):
     items: list[PreparedItem]
 
 
+def new_op_id() -> str:
+    return uuid.uuid4().hex
+
+
+OpId = Annotated[
+    str,
+    Field(
+        default_factory=new_op_id,
+        min_length=1,
+        max_length=64,
+        description="Increments apply once per op id, so a redelivered message changes nothing twice",
+    ),
+]
+
+
 class TouchOp(BaseModel):
     """Recall used these memories: bump their usage counters (applied in batches, off the read path)."""
 
     op: Literal["touch"] = "touch"
+    op_id: OpId
     namespace: str
     ids: list[str]
     at: datetime
@@ -51,6 +68,7 @@ class TouchOp(BaseModel):
 
 class FeedbackOp(BaseModel):
     op: Literal["feedback"] = "feedback"
+    op_id: OpId
     namespace: str
     id: str
     useful: bool
@@ -102,6 +120,7 @@ class AdjustOp(BaseModel):
     """Reflection's verdict on an existing memory: confirmed (confidence up, sources added) or contested (down)."""
 
     op: Literal["adjust"] = "adjust"
+    op_id: OpId
     namespace: str
     id: str
     confidence_delta: float = Field(default=0.0, ge=-1.0, le=1.0)
@@ -155,12 +174,47 @@ class ImportOp(BaseModel):
 
 
 class UpkeepOp(BaseModel):
-    """Table upkeep (fragment compaction, indexes, version pruning): it commits, so the writer runs it."""
+    """Table upkeep (fragment compaction, indexes, version pruning, dropping table generations a reindex retired
+    longer than retention ago): it commits, so the writer runs it."""
 
     op: Literal["upkeep"] = "upkeep"
     retention_hours: float = 24.0
     scalar_min_rows: int = 5_000
     vector_min_rows: int = 50_000
+
+
+class CatalogOp(BaseModel):
+    """Small key/value records in the catalog (compaction's cursor), written by the single writer."""
+
+    op: Literal["catalog"] = "catalog"
+    entries: dict[str, str]
+
+
+class RunRecord(BaseModel):
+    """One reflection run as the run log (table reflection_runs) keeps it."""
+
+    id: str = Field(min_length=1, max_length=64)
+    namespace: str
+    at: datetime
+    trigger: str
+    session_id: str = ""
+    status: str  # done | skipped | deferred | failed
+    mode: str  # llm | heuristic
+    reason: str = ""
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    resolves: str = ""
+    detail: str = "{}"  # JSON: lesson decisions, written ids
+
+
+class RunOp(BaseModel):
+    """Reflection run records, appended by the single writer; a record with the id of an earlier one replaces it
+    (a retried run's outcome)."""
+
+    op: Literal["run"] = "run"
+    rows: list[RunRecord] = Field(min_length=1)
 
 
 class ReindexOp(BaseModel):
@@ -172,7 +226,7 @@ class ReindexOp(BaseModel):
     cold_table: str
 
 
-LIFECYCLE_OPS = (ArchiveOp, RestoreOp, MergeOp, ImportOp, UpkeepOp, ReindexOp)
+LIFECYCLE_OPS = (ArchiveOp, RestoreOp, MergeOp, ImportOp, UpkeepOp, ReindexOp, CatalogOp, RunOp)
 
 WriteOp = Annotated[
     StoreOp
@@ -187,7 +241,9 @@ WriteOp = Annotated[
     | MergeOp
     | ImportOp
     | UpkeepOp
-    | ReindexOp,
+    | ReindexOp
+    | CatalogOp
+    | RunOp,
     Field(discriminator="op"),
 ]
 OPS: TypeAdapter[WriteOp] = TypeAdapter(WriteOp)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..embed import Embedder
-from ..models import Kind, Memory, Source, Status, as_utc, utcnow
+from ..models import APPLIED_OPS, Kind, Memory, Source, Status, as_utc, utcnow
 from ..storage.filters import Where
 from ..storage.lance import LanceStore
 from ..text import content_hash, extract_slot, has_cjk, invites_reply, key, normalize, value_tokens
@@ -32,6 +32,18 @@ from .messages import (
 log = logging.getLogger(__name__)
 
 FEEDBACK_STEP = 0.1
+# Metadata key: ids of the last increments applied to a memory. The store queue is FIFO with one message group,
+# so a redelivered message comes back before any later one: remembering the last few is enough to skip it.
+APPLIED_OPS_KEPT = 16
+
+
+def _applied(m: Memory, op_id: str) -> bool:
+    return op_id in m.metadata.get(APPLIED_OPS, [])
+
+
+def _with_applied(metadata: dict, op_id: str) -> dict:
+    kept = [i for i in metadata.get(APPLIED_OPS, []) if i != op_id][-(APPLIED_OPS_KEPT - 1) :]
+    return {**metadata, APPLIED_OPS: [*kept, op_id]}
 
 
 @dataclass
@@ -291,7 +303,7 @@ class Writer:
         ]
 
     def _touch(self, op: TouchOp, pending: _Pending) -> int:
-        mems = self._load(op.namespace, op.ids, pending)
+        mems = [m for m in self._load(op.namespace, op.ids, pending) if not _applied(m, op.op_id)]
         for m in mems:
             pending.put(
                 m.model_copy(
@@ -299,6 +311,7 @@ class Writer:
                         "access_count": m.access_count + op.counts.get(m.id, 1),
                         "last_accessed_at": as_utc(op.at),
                         "tier": "hot",
+                        "metadata": _with_applied(m.metadata, op.op_id),
                     }
                 ),
                 pending.vectors[m.id],
@@ -310,8 +323,10 @@ class Writer:
         if not mems:
             return {"found": False}
         m = mems[0]
+        if _applied(m, op.op_id):
+            return {"found": True, "importance": m.importance}
         step = FEEDBACK_STEP if op.useful else -FEEDBACK_STEP
-        meta = dict(m.metadata)
+        meta = _with_applied(m.metadata, op.op_id)
         fb = dict(meta.get("_feedback", {"useful": 0, "not_useful": 0}))
         fb["useful" if op.useful else "not_useful"] += 1
         meta["_feedback"] = fb
@@ -338,11 +353,13 @@ class Writer:
         if not mems:
             return {"found": False}
         m = mems[0]
+        if _applied(m, op.op_id):
+            return {"found": True, "confidence": m.confidence}
         at = as_utc(op.at)
         upd: dict[str, Any] = {
             "confidence": round(min(1.0, max(0.05, m.confidence + op.confidence_delta)), 4),
             "source_ids": m.source_ids + [s for s in op.add_source_ids if s not in m.source_ids],
-            "metadata": {**m.metadata, **op.metadata},
+            "metadata": _with_applied({**m.metadata, **op.metadata}, op.op_id),
             "updated_at": at,
         }
         if op.confirmed:
