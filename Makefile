@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: install serve test test-fast bench lint fmt tf-check localstack-up localstack-down local-stack image coldstart clean
+.PHONY: install serve test test-fast test-iam bench lint fmt tf-check localstack-up localstack-down local-stack image coldstart clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null || { echo "need $(PY) (Python 3.11+)"; exit 1; }
@@ -25,6 +25,10 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow" tests
+
+## test-iam: every function on its own rendered IAM policy against moto with IAM enforced (part of `make test`)
+test-iam: $(STAMP)
+	$(BIN)/python -m pytest -q -n 0 tests/iam
 
 bench: $(STAMP)
 	$(BIN)/hindsight bench

@@ -29,8 +29,7 @@ resource "aws_lambda_function" "this" {
   }
 
   environment {
-    # The function's own timeout bounds what a request may wait for (wait=true, gateway compaction).
-    variables = merge(local.environment, { HINDSIGHT_FUNCTION_TIMEOUT_S = tostring(var.timeout_s[each.key]) }, var.extra_env)
+    variables = merge(local.environment, local.function_settings[each.key])
   }
 
   tags = local.tags

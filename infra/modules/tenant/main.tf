@@ -48,25 +48,35 @@ locals {
   # Secrets Manager appends 6 random characters to a secret's ARN: match them, as AWS advises for policies.
   secret_arn_pattern = "arn:${local.partition}:secretsmanager:${local.region}:${local.account_id}:secret:${local.secret_name}-??????"
 
-  # Every function's environment; functions.tf adds each one's own timeout, then var.extra_env on top.
-  environment = merge(
+  # Every function's environment: the settings known before anything is created, then the resources' own
+  # addresses; functions.tf adds each function's timeout, then var.extra_env on top.
+  static_environment = merge(
     {
-      HINDSIGHT_TENANT            = var.tenant_id
-      HINDSIGHT_STORE_URI         = "s3://${local.bucket_name}/${trimsuffix(local.tables_prefix, "/")}"
-      HINDSIGHT_COLD_URI          = "s3://${local.bucket_name}/${trimsuffix(local.cold_prefix, "/")}"
-      HINDSIGHT_EXPORT_URI        = "s3://${local.bucket_name}/${trimsuffix(local.exports_prefix, "/")}"
-      HINDSIGHT_S3_REGION         = local.region
-      HINDSIGHT_QUEUE             = "sqs"
-      HINDSIGHT_STORE_QUEUE_URL   = aws_sqs_queue.this["store"].url
-      HINDSIGHT_STORE_DLQ_URL     = aws_sqs_queue.dlq["store"].url
-      HINDSIGHT_REFLECT_QUEUE_URL = aws_sqs_queue.this["reflect"].url
-      HINDSIGHT_SECRET_ARN        = aws_secretsmanager_secret.this.arn
-      HINDSIGHT_LLM_MODEL         = var.llm_model
-      HINDSIGHT_EMBEDDER          = var.embedder
-      HINDSIGHT_ALLOWED_HOSTS     = var.allowed_hosts
+      HINDSIGHT_TENANT        = var.tenant_id
+      HINDSIGHT_STORE_URI     = "s3://${local.bucket_name}/${trimsuffix(local.tables_prefix, "/")}"
+      HINDSIGHT_COLD_URI      = "s3://${local.bucket_name}/${trimsuffix(local.cold_prefix, "/")}"
+      HINDSIGHT_EXPORT_URI    = "s3://${local.bucket_name}/${trimsuffix(local.exports_prefix, "/")}"
+      HINDSIGHT_S3_REGION     = local.region
+      HINDSIGHT_QUEUE         = "sqs"
+      HINDSIGHT_LLM_MODEL     = var.llm_model
+      HINDSIGHT_EMBEDDER      = var.embedder
+      HINDSIGHT_ALLOWED_HOSTS = var.allowed_hosts
       # litellm otherwise downloads its price list at import time.
       LITELLM_LOCAL_MODEL_COST_MAP = "True"
     },
     var.s3_endpoint == null ? {} : { HINDSIGHT_S3_ENDPOINT = var.s3_endpoint },
   )
+
+  environment = merge(local.static_environment, {
+    HINDSIGHT_STORE_QUEUE_URL   = aws_sqs_queue.this["store"].url
+    HINDSIGHT_STORE_DLQ_URL     = aws_sqs_queue.dlq["store"].url
+    HINDSIGHT_REFLECT_QUEUE_URL = aws_sqs_queue.this["reflect"].url
+    HINDSIGHT_SECRET_ARN        = aws_secretsmanager_secret.this.arn
+  })
+
+  # The function's own timeout bounds what a request may wait for (wait=true, gateway compaction).
+  function_settings = {
+    for k, _ in local.functions :
+    k => merge(local.static_environment, { HINDSIGHT_FUNCTION_TIMEOUT_S = tostring(var.timeout_s[k]) }, var.extra_env)
+  }
 }

@@ -52,3 +52,8 @@ output "schedules_dlq_url" {
   description = "URL of the queue receiving scheduled runs that failed (undeliverable events, failed reflect / compact runs)."
   value       = aws_sqs_queue.schedules_dlq.url
 }
+
+output "function_settings" {
+  description = "Each function's environment as far as it is known before apply (all but the queue URLs and the secret ARN)."
+  value       = local.function_settings
+}
