@@ -63,3 +63,10 @@ class TablesNotCreated(HindsightError):
 
     status = 503
     code = "tables_not_created"
+
+
+class QueueUnavailable(HindsightError):
+    """The write queue refused or could not take a message; nothing of it was queued."""
+
+    status = 503
+    code = "queue_unavailable"

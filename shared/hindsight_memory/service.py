@@ -13,7 +13,7 @@ from typing import Any
 
 from .config import Settings
 from .embed import Embedder, make_embedder
-from .errors import InvalidInput, LimitExceeded
+from .errors import InvalidInput, LimitExceeded, QueueUnavailable
 from .llm import make_llm
 from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
 from .namespaces import validate_namespace
@@ -194,7 +194,12 @@ class MemoryService:
                 return
             batch, self._touches, self._touched_at = self._touches, {}, time.monotonic()
         for ns, counts in batch.items():
-            self.queue.submit(TouchOp(namespace=ns, ids=sorted(counts), counts=dict(counts), at=utcnow()))
+            try:
+                self.queue.submit(TouchOp(namespace=ns, ids=sorted(counts), counts=dict(counts), at=utcnow()))
+            except QueueUnavailable:  # usage counts never fail a request: kept for the next flush
+                log.warning("usage counts not sent; kept for the next flush", exc_info=True)
+                with self._touch_lock:
+                    self._touches.setdefault(ns, Counter()).update(counts)
 
     # ------------------------------------------------------------------ feedback, forget
     def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict:

@@ -162,3 +162,30 @@ def test_a_large_export_is_written_to_the_bucket_and_fetched_by_url(tenant, load
     records = [json.loads(line) for line in lines]
     assert len(records) == 121 and records[0]["type"] == "header"
     assert sorted(r["memory"]["content"] for r in records if r["type"] == "memory") == sorted(texts)
+
+
+def test_usage_counts_the_queue_refuses_never_fail_a_recall_and_leave_with_the_next_one(
+    tenant, load_function
+):
+    store_fn = load_function("store", tenant)
+    op = store_op(NS, "The release train leaves every second Tuesday.")
+    SqsQueue(tenant.store_url, tenant.sqs()).submit(op)
+    _drain_store(tenant, store_fn)
+    late_url = tenant.store_url.replace(".fifo", "-late.fifo")  # a queue that does not exist yet
+    recall_fn = load_function("recall", tenant, HINDSIGHT_STORE_QUEUE_URL=late_url)
+
+    # WHEN the queue cannot take the usage counts at the end of an invocation
+    first = recall_fn.handler({"namespace": NS, "query": "release train"}, None)
+
+    # THEN the recall is answered all the same
+    assert first["memories"][0]["id"] == op.items[0].id
+    # AND once the queue takes messages again, the next invocation sends both recalls' counts
+    sqs = tenant.sqs()
+    sqs.create_queue(
+        QueueName=late_url.rsplit("/", 1)[1],
+        Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
+    )
+    recall_fn.handler({"namespace": NS, "query": "release train"}, None)
+    (msg,) = sqs.receive_message(QueueUrl=late_url, MaxNumberOfMessages=10)["Messages"]
+    touch = decode(msg["Body"])
+    assert touch.op == "touch" and touch.counts == {op.items[0].id: 2}

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from concurrent.futures import Future
 from typing import Any
 
-from ..errors import LimitExceeded
+from ..errors import LimitExceeded, QueueUnavailable
 from .messages import OPS, StoreOp, WriteOp
 from .writer import Writer
 
@@ -119,8 +119,11 @@ class SqsQueue(WriteQueue):
         self.fifo = queue_url.endswith(".fifo")
 
     def submit(self, op: WriteOp) -> None:
+        """Raises:
+        LimitExceeded: an item does not fit in a message.  QueueUnavailable: SQS did not take a message.
+        """
         for body in split_encode(op, self._max_bytes):
-            self._sqs.send_message(QueueUrl=self.url, MessageBody=body, **fifo_fields(body, self.fifo))
+            _send(self._sqs, self.url, body, fifo_fields(body, self.fifo))
         return None
 
     def depth(self) -> int:
@@ -144,7 +147,7 @@ class SqsTriggerQueue:
 
     def send(self, payload: dict) -> None:
         """Raises:
-        LimitExceeded: the request does not fit in one message.
+        LimitExceeded: the request does not fit in one message.  QueueUnavailable: SQS did not take it.
         """
         body = json.dumps(payload, ensure_ascii=False, default=str)
         if len(body.encode()) > self._max_bytes:
@@ -152,9 +155,7 @@ class SqsTriggerQueue:
                 f"this reflection request is {len(body.encode())} bytes, over the queue's {self._max_bytes}: store "
                 "the trajectory with memory_store under a session_id and reflect on the session instead"
             )
-        self._sqs.send_message(
-            QueueUrl=self.url, MessageBody=body, **fifo_fields(body, self.url.endswith(".fifo"))
-        )
+        _send(self._sqs, self.url, body, fifo_fields(body, self.url.endswith(".fifo")))
 
 
 class StoreQueueControl:
@@ -191,6 +192,15 @@ class StoreQueueControl:
             )
         except Exception as exc:  # noqa: BLE001 - an expired or foreign receipt handle; nothing is lost
             log.warning("could not reschedule a returned message", extra={"error": type(exc).__name__})
+
+
+def _send(sqs: Any, url: str, body: str, extra: dict[str, str]) -> None:
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    try:
+        sqs.send_message(QueueUrl=url, MessageBody=body, **extra)
+    except (BotoCoreError, ClientError) as exc:
+        raise QueueUnavailable(f"the queue did not take the message ({type(exc).__name__})") from exc
 
 
 def fifo_fields(body: str, fifo: bool) -> dict[str, str]:
