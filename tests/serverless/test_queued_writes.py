@@ -189,3 +189,16 @@ def test_usage_counts_the_queue_refuses_never_fail_a_recall_and_leave_with_the_n
     (msg,) = sqs.receive_message(QueueUrl=late_url, MaxNumberOfMessages=10)["Messages"]
     touch = decode(msg["Body"])
     assert touch.op == "touch" and touch.counts == {op.items[0].id: 2}
+
+
+def test_a_malformed_reflection_request_is_refused_at_the_gateway_and_nothing_is_queued(
+    tenant, load_function
+):
+    gateway, token = _gateway(load_function, tenant)
+    bad = {"namespace": NS, "trajectory": [{"role": "robot", "content": "beep"}]}
+
+    out = response_json(gateway.handler(mcp_call("memory_reflect", bad, token), None))["result"]
+
+    assert out["isError"] and "invalid_input: unknown role" in out["content"][0]["text"]
+    queued = tenant.sqs().receive_message(QueueUrl=tenant.reflect_url, MaxNumberOfMessages=10)
+    assert queued.get("Messages", []) == []
