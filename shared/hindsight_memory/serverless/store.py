@@ -242,7 +242,8 @@ def _units(message_id: str, op: WriteOp) -> list[_Unit]:
 
 
 def _group(units: list[_Unit], start: int) -> list[_Unit]:
-    group, items, chars = [], 0, 0
+    group: list[_Unit] = []
+    items = chars = 0
     for u in units[start:]:
         n = len(u.op.items) if isinstance(u.op, StoreOp) else 1
         if group and (items + n > GROUP_ITEMS or chars + u.chars > GROUP_CHARS):

@@ -3,7 +3,7 @@
 import hashlib
 import uuid
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -44,22 +44,20 @@ def new_op_id() -> str:
     return uuid.uuid4().hex
 
 
-OpId = Annotated[
-    str,
-    Field(
+def _op_id() -> Any:
+    return Field(
         default_factory=new_op_id,
         min_length=1,
         max_length=64,
         description="Increments apply once per op id, so a redelivered message changes nothing twice",
-    ),
-]
+    )
 
 
 class TouchOp(BaseModel):
     """Recall used these memories: bump their usage counters (applied in batches, off the read path)."""
 
     op: Literal["touch"] = "touch"
-    op_id: OpId
+    op_id: str = _op_id()
     namespace: str
     ids: list[str]
     at: datetime
@@ -68,7 +66,7 @@ class TouchOp(BaseModel):
 
 class FeedbackOp(BaseModel):
     op: Literal["feedback"] = "feedback"
-    op_id: OpId
+    op_id: str = _op_id()
     namespace: str
     id: str
     useful: bool
@@ -120,7 +118,7 @@ class AdjustOp(BaseModel):
     """Reflection's verdict on an existing memory: confirmed (confidence up, sources added) or contested (down)."""
 
     op: Literal["adjust"] = "adjust"
-    op_id: OpId
+    op_id: str = _op_id()
     namespace: str
     id: str
     confidence_delta: float = Field(default=0.0, ge=-1.0, le=1.0)
