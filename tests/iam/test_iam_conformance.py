@@ -302,7 +302,7 @@ class Stack:
             "aws_secret_access_key": keys["secret"],
         }
         env = self.rendered.environment["store"]
-        return LanceStore(
+        store = LanceStore(
             env["HINDSIGHT_STORE_URI"],
             model_id="hashing-256",
             dim=256,
@@ -311,6 +311,8 @@ class Stack:
             create_tables=False,
             read_consistency=timedelta(0),
         )
+        assert not store.waiting_for(), f"tables not found: {store.waiting_for()}"
+        return store
 
 
 def _function_env(function: str, rendered: Rendered, enforcing: Enforcing, extra: dict[str, str]) -> dict:
@@ -458,7 +460,11 @@ def test_recall_through_mcp_rest_and_the_recall_function_sends_usage_through_the
         mcp = stack.mcp("memory_recall", **query)
         return bool(mcp["memories"]) and "5433" in mcp["memories"][0]["content"]
 
-    assert wait_until(found, 30)  # the read-only functions pick up tables the writer made meanwhile
+    # the read-only functions pick up tables the writer made meanwhile
+    assert wait_until(found, 60), (
+        stack.mcp("memory_recall", **query, explain=True),
+        stack.fn["gateway"].stderr(),
+    )
     assert "5433" in stack.rest("/v1/memories/recall", query)["memories"][0]["content"]
     direct = stack.fn["recall"].invoke(query)
     assert "5433" in direct["memories"][0]["content"], direct
@@ -470,7 +476,13 @@ def test_recall_through_mcp_rest_and_the_recall_function_sends_usage_through_the
 
 
 def test_feedback_and_a_purging_forget_apply_under_the_store_role(stack):
-    (standup,) = [m for page in stack.tables().scan(NS) for m, _ in page if "9:30" in m.content]
+    tables = stack.tables()
+    standups = [m for page in tables.scan(NS) for m, _ in page if "9:30" in m.content]
+    assert len(standups) == 1, (
+        [m.content for p in tables.scan(NS) for m, _ in p],
+        stack.fn["store"].stderr(),
+    )
+    (standup,) = standups
     stack.mcp("memory_feedback", namespace=NS, id=standup.id, useful=True)
     assert wait_until(lambda: stack.settled() and _get(stack, standup.id).importance > standup.importance, 60)
 
