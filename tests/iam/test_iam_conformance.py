@@ -448,9 +448,8 @@ def test_gateway_writes_reach_the_tables_only_through_the_store_function(stack):
     )
     assert stored["status"] == rest["status"] == "queued"
 
-    assert wait_until(lambda: stack.settled() and stack.tables().count(NS) == 8, 120), stack.fn[
-        "store"
-    ].stderr()
+    assert wait_until(stack.settled, 120), stack.fn["store"].stderr()
+    assert stack.tables().count(NS) == 8
 
 
 def test_recall_through_mcp_rest_and_the_recall_function_sends_usage_through_the_queue(stack):
