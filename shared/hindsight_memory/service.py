@@ -19,7 +19,7 @@ from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest,
 from .namespaces import validate_namespace
 from .retrieval.recall import Retriever
 from .retrieval.rerank import make_reranker
-from .storage.lance import LanceStore
+from .storage.lance import EVENTS, LanceStore
 from .text import normalize
 from .writer.messages import (
     FeedbackOp,
@@ -156,8 +156,9 @@ class MemoryService:
         committed_after = time.monotonic()  # the items were queued just now
         while time.monotonic() < deadline:
             polled = time.monotonic()
-            self.store.refresh()
+            self.store.refresh((EVENTS,))
             if len(self.store.find_events(namespace, lambda w: w.ids(ids))) == len(set(ids)):
+                self.store.refresh()
                 settle = committed_after + self.settings.read_consistency() - time.monotonic()
                 if settle > 0:
                     time.sleep(min(settle, max(0.0, deadline - time.monotonic())))

@@ -205,10 +205,10 @@ class LanceStore:
         """The database holding table `name`: cold tables (and their reindex generations) may live apart."""
         return self._cold_db if name.split("-", 1)[0] == COLD else self._db
 
-    def refresh(self) -> None:
-        """Read the latest version of every table now, whatever the read-consistency interval (after waiting for
+    def refresh(self, roles: tuple[str, ...] = (MEMORIES, EVENTS, COLD)) -> None:
+        """Read the latest version of these tables now, whatever the read-consistency interval (after waiting for
         another process's commit)."""
-        for role in (MEMORIES, EVENTS, COLD):
+        for role in roles:
             self._tables[role].checkout_latest()
         with self._version_lock:
             self._version_at = float("-inf")
