@@ -591,11 +591,20 @@ class LanceStore:
         self._retry(lambda: self.events.delete(ev_where))
 
     def purge_namespace(self, namespace: str) -> None:
-        """Delete a whole namespace (not its sub-namespaces) from every table."""
+        """Delete a whole namespace (not its sub-namespaces) from every table, the reflection run log included
+        (its `detail` quotes episodes and lessons)."""
         where = str(Where(namespace))
-        for name in [*self.memory_tables(), EVENTS]:
+        runs = [REFLECTION_RUNS] if REFLECTION_RUNS in self.table_names() else []
+        for name in [*self.memory_tables(), EVENTS, *runs]:
             t = self._physical(name)
             self._retry(lambda t=t: t.delete(where))
+
+    def purge_runs(self, namespace: str, run_ids: Iterable[str]) -> None:
+        """Delete reflection runs of one namespace by id."""
+        table = self._runs(create=False)
+        if table is not None and (ids := list(run_ids)):
+            where = str(Where(namespace).ids(ids))
+            self._retry(lambda: table.delete(where))
 
     def scan(
         self,
