@@ -20,6 +20,7 @@ def fresh_ns() -> str:
     """A namespace no other test writes to, so 'nothing was stored' is checked where this test wrote."""
     return f"alice/edge-{next(_fresh)}"
 
+
 # JSON bodies a hostile or careless client can send; Python's own json module accepts every one of them.
 NON_FINITE = ["NaN", "Infinity", "-Infinity", "1e309"]
 REST_NON_FINITE = [
@@ -40,8 +41,14 @@ BAD_STRINGS = {
 STRING_FIELDS = [
     ("/v1/memories/store", '{"namespace": "alice/edge", "items": [{"content": "a%sb"}]}'),
     ("/v1/memories/store", '{"namespace": "alice/edge", "items": [{"content": "c", "tags": ["t%s"]}]}'),
-    ("/v1/memories/store", '{"namespace": "alice/edge", "items": [{"content": "c", "metadata": {"k%s": 1}}]}'),
-    ("/v1/memories/store", '{"namespace": "alice/edge", "items": [{"content": "c", "metadata": {"k": "v%s"}}]}'),
+    (
+        "/v1/memories/store",
+        '{"namespace": "alice/edge", "items": [{"content": "c", "metadata": {"k%s": 1}}]}',
+    ),
+    (
+        "/v1/memories/store",
+        '{"namespace": "alice/edge", "items": [{"content": "c", "metadata": {"k": "v%s"}}]}',
+    ),
     ("/v1/memories/store", '{"namespace": "alice/edge", "items": [{"content": "c", "session_id": "s%s"}]}'),
     ("/v1/memories/recall", '{"namespace": "alice/edge", "query": "q%s"}'),
     ("/v1/memories/recall", '{"namespace": "alice/edge", "query": "q", "tags": ["t%s"]}'),
@@ -102,7 +109,10 @@ def test_mcp_refuses_non_finite_numbers(live_gateway, literal):
     ns = fresh_ns()
     body = (
         '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "memory_store", "arguments": '
-        '{"namespace": "%s", "items": [{"content": "c", "importance": %s}]}}}' % (ns, literal)
+        + json.dumps({"namespace": ns, "items": [{"content": "c", "importance": "VALUE"}]}).replace(
+            '"VALUE"', literal
+        )
+        + "}}"
     )
     resp = rpc(live_gateway, body.encode())
     assert_json_rpc_refusal(resp)
@@ -163,7 +173,9 @@ def test_the_keep_alive_connection_stays_usable_after_every_kind_of_rejection(li
         assert 400 <= resp.status < 500, (body[:60], resp.status, payload[:200])
         assert resp.getheader("connection", "").lower() != "close"
         assert set(json.loads(payload)) == {"error"}
-    conn.request("POST", "/v1/memories/recall", body=b'{"namespace": "alice/edge", "query": "q"}', headers=headers)
+    conn.request(
+        "POST", "/v1/memories/recall", body=b'{"namespace": "alice/edge", "query": "q"}', headers=headers
+    )
     ok = conn.getresponse()
     assert ok.status == 200 and "memories" in json.loads(ok.read())
     assert conn.sock is sock, "the server closed the connection after a rejected request"
@@ -183,7 +195,9 @@ def test_a_namespace_with_whitespace_is_refused_by_every_operation_on_both_edges
             "store": http.post(
                 "/v1/memories/store", headers=h, json={"namespace": namespace, "items": [{"content": "x"}]}
             ),
-            "recall": http.post("/v1/memories/recall", headers=h, json={"namespace": namespace, "query": "x"}),
+            "recall": http.post(
+                "/v1/memories/recall", headers=h, json={"namespace": namespace, "query": "x"}
+            ),
             "forget": http.post(
                 "/v1/memories/forget", headers=h, json={"namespace": namespace, "everything": True}
             ),
@@ -241,7 +255,12 @@ def test_a_malformed_id_is_refused_at_the_gateway_and_never_reaches_the_writer(l
 def get_prompt(gw, arguments: dict):
     return rpc(
         gw,
-        {"jsonrpc": "2.0", "id": 9, "method": "prompts/get", "params": {"name": "use_memory", "arguments": arguments}},
+        {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "method": "prompts/get",
+            "params": {"name": "use_memory", "arguments": arguments},
+        },
     )
 
 

@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 import boto3
-import pytest
 
 from hindsight_memory.gateway.app import create_app
 from hindsight_memory.gateway.auth import create_token
@@ -68,7 +67,11 @@ def _scrape_after_a_store(tmp_path, endpoint, calls) -> None:
             r = http.post(
                 "/v1/memories/store",
                 headers=admin,
-                json={"namespace": "ops/n", "wait": True, "items": [{"content": "the pager rotates on Monday"}]},
+                json={
+                    "namespace": "ops/n",
+                    "wait": True,
+                    "items": [{"content": "the pager rotates on Monday"}],
+                },
             )
             assert r.status_code == 200, r.text
             before = len(calls())
@@ -110,7 +113,9 @@ def test_health_on_s3_creates_no_object(tmp_path, s3_endpoint):
     with TestClient(create_app(settings)) as client:
         health = client.get("/health")
     assert health.status_code == 200 and health.json() == {"status": "ok", "storage": "ok"}
-    listed = boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1").list_objects_v2(Bucket=bucket)
+    listed = boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1").list_objects_v2(
+        Bucket=bucket
+    )
     assert listed.get("KeyCount", 0) == 0
 
 

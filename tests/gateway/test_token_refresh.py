@@ -23,7 +23,9 @@ RECALL = {"namespace": "alice/a", "query": "anything"}
 
 
 def recall_status(client: TestClient, token: str) -> int:
-    return client.post("/v1/memories/recall", json=RECALL, headers={"Authorization": f"Bearer {token}"}).status_code
+    return client.post(
+        "/v1/memories/recall", json=RECALL, headers={"Authorization": f"Bearer {token}"}
+    ).status_code
 
 
 def write_tokens(path, *records) -> None:
@@ -83,7 +85,9 @@ def tenant_secret(tmp_path, monkeypatch):
     with recording_moto_server(str(tmp_path / "recording.jsonl")) as (endpoint, calls):
         secrets = boto3.client("secretsmanager", endpoint_url=endpoint, region_name="us-east-1")
         # moto keeps one state per process: every test gets a secret of its own name
-        arn = secrets.create_secret(Name=f"hindsight/acme/config-{uuid.uuid4().hex[:8]}", SecretString="{}")["ARN"]
+        arn = secrets.create_secret(Name=f"hindsight/acme/config-{uuid.uuid4().hex[:8]}", SecretString="{}")[
+            "ARN"
+        ]
         monkeypatch.setenv("HINDSIGHT_SECRET_ARN", arn)
         monkeypatch.setenv("AWS_ENDPOINT_URL_SECRETS_MANAGER", endpoint)
         monkeypatch.setenv("HINDSIGHT_TENANT", "acme")
