@@ -278,11 +278,16 @@ def test_the_usage_prompt_names_a_valid_namespace_quoted(live_gateway):
         "bob/private",
     ],
 )
-def test_the_usage_prompt_never_pastes_a_hostile_or_foreign_namespace(live_gateway, namespace):
-    resp = get_prompt(live_gateway, {"namespace": namespace})
+def test_the_usage_prompt_never_pastes_a_hostile_or_foreign_namespace(live_gateway, caplog, namespace):
+    with caplog.at_level(logging.INFO):
+        resp = get_prompt(live_gateway, {"namespace": namespace})
     body = resp.json()
     assert "error" in body and "result" not in body, body
+    assert body["error"]["message"].split(":")[0] in ("invalid_input", "forbidden")
     assert "Ignore previous" not in resp.text and "admin mode" not in resp.text
+    # A refusal, not a crash: nothing logged as an error, and the hostile text is not written to the logs.
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert not any("Ignore previous" in r.getMessage() or r.exc_info for r in caplog.records)
 
 
 # ---------------------------------------------------------------- one REST error shape

@@ -308,10 +308,15 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, str, float], None] |
         if who is None:  # fail closed: the /mcp endpoint always authenticates first
             raise Unauthorized("not authenticated")
         # Through the one door like a tool: the namespace must be valid (no quote, no newline can reach the
-        # text) and in this token's scope, else the prompt is refused (a JSON-RPC error, no text echoed).
-        checked = await anyio.to_thread.run_sync(
-            lambda: ops.execute(who, "use_memory", {"namespace": namespace})
-        )
+        # text) and in this token's scope, else the prompt is refused with a JSON-RPC error naming no value.
+        try:
+            checked = await anyio.to_thread.run_sync(
+                lambda: ops.execute(who, "use_memory", {"namespace": namespace})
+            )
+        except HindsightError as e:
+            raise MCPError(code=INVALID_PARAMS, message=f"{e.code}: {e}") from None
+        except ValidationError as e:
+            raise MCPError(code=INVALID_PARAMS, message=f"invalid_input: {describe(e)}") from None
         return USAGE_PROMPT.format(namespace=checked)
 
     return mcp
