@@ -27,6 +27,13 @@ class NotFound(HindsightError):
     code = "not_found"
 
 
+class Conflict(HindsightError):
+    """The request is valid but the memory is not in a state that allows it (e.g. correcting an old version)."""
+
+    status = 409
+    code = "conflict"
+
+
 class Unauthorized(HindsightError):
     status = 401
     code = "unauthorized"

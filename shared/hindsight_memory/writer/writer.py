@@ -16,10 +16,12 @@ from ..models import Kind, Memory, Source, Status, as_utc, utcnow
 from ..storage.filters import Where
 from ..storage.lance import LanceStore
 from ..text import content_hash, extract_slot, has_cjk, invites_reply, key, normalize, value_tokens
+from .correct import apply_correction
 from .messages import (
     LIFECYCLE_OPS,
     AdjustOp,
     ClearWorkingOp,
+    CorrectOp,
     FeedbackOp,
     ForgetOp,
     PreparedItem,
@@ -96,6 +98,8 @@ class Writer:
                 outcomes[i] = self._forget(op)
             elif isinstance(op, ClearWorkingOp):
                 outcomes[i] = self._clear_working(op)
+            elif isinstance(op, CorrectOp):  # writer/correct.py: a new version superseding the old
+                outcomes[i] = apply_correction(self.store, self.embedder, op)
             elif isinstance(op, LIFECYCLE_OPS):  # archive, restore, merge, import, upkeep, reindex
                 outcomes[i] = self._lifecycle(op)
         return outcomes
