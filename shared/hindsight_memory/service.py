@@ -52,12 +52,25 @@ class Counters:
     reflections: int = 0
     llm_calls: int = 0
     llm_tokens: int = 0
+    by_namespace: Counter = field(default_factory=Counter)  # (namespace, "recalls" | "hits") -> count
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, **kw: int) -> None:
         with self.lock:
             for k, v in kw.items():
                 setattr(self, k, getattr(self, k) + v)
+
+    def add_recall(self, namespace: str, hit: bool) -> None:
+        with self.lock:
+            self.recalls += 1
+            self.recall_hits += int(hit)
+            self.by_namespace[(namespace, "recalls")] += 1
+            self.by_namespace[(namespace, "hits")] += int(hit)
+
+    def recall_counts(self, namespace: str) -> tuple[int, int]:
+        """Recalls of one namespace served by this process, and how many found something."""
+        with self.lock:
+            return self.by_namespace[(namespace, "recalls")], self.by_namespace[(namespace, "hits")]
 
 
 class MemoryService:
@@ -148,7 +161,7 @@ class MemoryService:
         if q.top_k > self.settings.max_top_k:
             raise LimitExceeded(f"top_k is at most {self.settings.max_top_k}")
         result, ids = self.retriever.recall(q)
-        self.counters.add(recalls=1, recall_hits=0 if result.missing else 1)
+        self.counters.add_recall(q.namespace, hit=not result.missing)
         if ids:
             self._touch(q.namespace, ids)
         return result

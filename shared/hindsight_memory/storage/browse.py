@@ -1,0 +1,159 @@
+"""Read-only queries for the memory inspector: pages of memories or events in time order with a keyset cursor,
+and counts by day. Filters are built from typed parts (storage.filters.Where); free text is matched in Arrow
+against the rows, never pasted into a filter. Every row is checked again against the namespace asked for."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..models import Memory
+from .filters import Where
+from .lance import COLD, EVENTS, MEMORIES, LanceStore
+
+ORDERS = ("occurred_at", "stored_at")
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where the previous page stopped: rows strictly after (time, id) in descending order come next. Rows added
+    meanwhile sort before it (newer) or land where they belong, so a page never repeats or skips a row."""
+
+    at: datetime
+    id: str
+
+
+@dataclass
+class Page:
+    rows: list[Any]
+    next: Cursor | None
+
+
+def _table(store: LanceStore, role: str) -> Any:
+    return {MEMORIES: store.memories, COLD: store.cold, EVENTS: store.events}[role]
+
+
+def _keys(table: Any, where: Where, order: str, text: str | None) -> pa.Table:
+    """id, namespace and the order column (and the content, to match text) of every row matching `where`."""
+    cols = ["id", "namespace", order, *(["content"] if text else [])]
+    data = table.search().where(str(where)).select(cols).limit(None).to_arrow()
+    return data.select(cols)
+
+
+def page(
+    store: LanceStore,
+    namespace: str,
+    build: Callable[[Where], Where],
+    *,
+    tables: tuple[str, ...] = (MEMORIES,),
+    order: str = "occurred_at",
+    limit: int = 50,
+    after: Cursor | None = None,
+    text: str | None = None,
+) -> Page:
+    """One page of rows (newest first by `order`, ties by id) of the given tables: memories as (Memory, table)
+    pairs, events as dicts. `build` adds the filter clauses to the namespace's Where."""
+    if order not in ORDERS:
+        raise ValueError(order)
+    parts = []
+    for role in tables:
+        where = build(Where(namespace))
+        if after is not None:
+            where.time(order, "<=", after.at)  # the rest of the keyset condition is applied below
+        keys = _keys(_table(store, role), where, order, text)
+        keys = keys.append_column("table", pa.array([role] * len(keys), type=pa.string()))
+        parts.append(keys.select(["id", "namespace", order, "table", *(["content"] if text else [])]))
+    keys = pa.concat_tables(parts) if parts else pa.table({})
+    mask = pc.equal(keys["namespace"], namespace)
+    if after is not None:
+        at = pa.scalar(after.at, type=keys.schema.field(order).type)
+        same = pc.and_(pc.equal(keys[order], at), pc.greater_equal(keys["id"], after.id))
+        mask = pc.and_(mask, pc.invert(same))
+    if text:
+        mask = pc.and_(mask, pc.match_substring(keys["content"], text, ignore_case=True))
+    keys = keys.filter(mask)
+    if len(keys) > limit:
+        idx = pc.select_k_unstable(keys, k=limit + 1, sort_keys=[(order, "descending"), ("id", "descending")])
+        keys = keys.take(idx)
+    keys = keys.take(pc.sort_indices(keys, sort_keys=[(order, "descending"), ("id", "descending")]))
+    more = len(keys) > limit
+    keys = keys.slice(0, limit)
+    ids = keys["id"].to_pylist()
+    roles = keys["table"].to_pylist()
+    rows = _fetch(store, namespace, ids, roles)
+    nxt = Cursor(keys[order][-1].as_py(), ids[-1]) if more and ids else None
+    return Page(rows=rows, next=nxt)
+
+
+def _fetch(store: LanceStore, namespace: str, ids: list[str], roles: list[str]) -> list[Any]:
+    """The full rows of a page, in the page's order."""
+    out: dict[tuple[str, str], Any] = {}
+    for role in set(roles):
+        wanted = [i for i, r in zip(ids, roles, strict=True) if r == role]
+        if role == EVENTS:
+            for e in store.find_events(namespace, lambda w, w_ids=wanted: w.ids(w_ids)):
+                out[(role, e["id"])] = e
+        else:
+            for m, _ in store.get(namespace, wanted, table=role):
+                out[(role, m.id)] = (m, role)
+    return [out[(r, i)] for i, r in zip(ids, roles, strict=True) if (r, i) in out]
+
+
+def per_day(store: LanceStore, namespace: str, role: str, column: str = "stored_at") -> dict[str, int]:
+    """Rows of one table in a namespace by UTC day of `column` (ISO dates)."""
+    where = Where(namespace)
+    data = _table(store, role).search().where(str(where)).select(["namespace", column]).limit(None).to_arrow()
+    data = data.filter(pc.equal(data["namespace"], namespace))
+    if len(data) == 0:
+        return {}
+    days = pc.strftime(pc.floor_temporal(data[column], unit="day"), format="%Y-%m-%d")
+    counts = pc.value_counts(days)
+    return {str(v["values"]): int(v["counts"]) for v in counts.to_pylist()}
+
+
+def used_count(store: LanceStore, namespace: str) -> int:
+    """Memories of a namespace that recall has returned at least once."""
+    where = Where(namespace)
+    data = (
+        store.memories.search().where(str(where)).select(["namespace", "access_count"]).limit(None).to_arrow()
+    )
+    data = data.filter(pc.equal(data["namespace"], namespace))
+    return int(pc.sum(pc.greater(data["access_count"], 0)).as_py() or 0) if len(data) else 0
+
+
+def find_anywhere(store: LanceStore, namespace: str, ids: list[str]) -> dict[str, tuple[Memory, str]]:
+    """Memories by id from the live table, then the cold tier: id -> (memory, table)."""
+    out = {m.id: (m, MEMORIES) for m, _ in store.get(namespace, ids)}
+    rest = [i for i in ids if i not in out]
+    if rest:
+        out.update({m.id: (m, COLD) for m, _ in store.get(namespace, rest, table=COLD)})
+    return out
+
+
+def cite(store: LanceStore, namespace: str, memory_id: str, limit: int = 200) -> list[tuple[Memory, str]]:
+    """Memories whose sources include `memory_id` (what was derived from it), live and cold."""
+    out = []
+    for role in (MEMORIES, COLD):
+        found = store.find(namespace, lambda w: w.any_key("source_ids", [memory_id]), limit=limit, table=role)
+        out += [(m, role) for m, _ in found if m.id != memory_id]
+    return out
+
+
+def locate(store: LanceStore, memory_id: str) -> str | None:
+    """The namespace holding a memory id, searched tenant-wide: for the local command line only, never for a
+    request (a request names its namespace and is checked against its token's scopes)."""
+    for role in (MEMORIES, COLD):
+        rows = (
+            _table(store, role)
+            .search()
+            .where(str(Where.all_namespaces().ids([memory_id])))
+            .select(["namespace"])
+            .limit(1)
+            .to_list()
+        )
+        if rows:
+            return rows[0]["namespace"]
+    return None
