@@ -15,12 +15,14 @@ from starlette.routing import Route
 from ..config import Settings
 from ..errors import HindsightError
 from .auth import TokenRegistry
+from .inspector_api import build_inspector_router
 from .mcp_tools import HindsightMCP, build_mcp
 from .metrics import CONTENT_TYPE, Metrics
 from .middleware import GatewayMiddleware, error_body
 from .ops import Operations
 from .rest import build_router
 from .tenants import TenantRegistry
+from .ui import build_ui_router
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +146,8 @@ def create_app(
     )
     app.state.settings, app.state.ops, app.state.metrics, app.state.mcp = settings, ops, metrics, mcp
     app.include_router(build_router(ops))
+    app.include_router(build_inspector_router(ops))  # /v1 reads and corrections for the inspector
+    app.include_router(build_ui_router())  # the /ui page
     app.router.routes.append(Route("/mcp", endpoint=endpoint))
 
     @app.exception_handler(HindsightError)

@@ -37,6 +37,10 @@ class Operations:
         who.require(namespace)
         return self.tenants.get(who.tenant)
 
+    def service(self, who: Principal, namespace: str) -> MemoryService:
+        """The caller's tenant service, once `namespace` is checked against the token (as for every tool)."""
+        return self._svc(who, namespace)
+
     # ------------------------------------------------------------------ agent tools
     def store(
         self, who: Principal, namespace: str, items: list[dict | MemoryCreate], wait: bool = False
