@@ -257,7 +257,7 @@ class Inspector:
         if m.status != Status.active:
             later = f"; the current version is {m.superseded_by}" if m.superseded_by else ""
             raise Conflict(f"this version is {m.status.value}{later}")
-        if all(getattr(m, k) == v for k, v in changes.items()):
+        if all(_same(getattr(m, k), v) for k, v in changes.items()):
             raise InvalidInput("the correction changes nothing")
         op = CorrectOp(namespace=ns, id=mid, new_id=new_id, idem_key=idem, correction=fix, at=utcnow())
         fut = self.svc.queue.submit(op)
@@ -369,6 +369,13 @@ class Inspector:
             lessons=lessons,
             extra={k: v for k, v in detail.items() if k not in ("lessons", "episode", "episode_id")},
         )
+
+
+def _same(stored: Any, given: Any) -> bool:
+    # Scores are stored as float32: 0.9 reads back as 0.8999999761.
+    if isinstance(stored, float) and isinstance(given, int | float):
+        return abs(stored - given) < 1e-6
+    return stored == given
 
 
 def _when(e: dict) -> tuple:
