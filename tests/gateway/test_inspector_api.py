@@ -410,3 +410,30 @@ def test_the_openapi_document_describes_the_inspector_routes_with_typed_models(l
         "cursor",
     } <= listed
     assert "/ui" not in paths
+
+
+def test_the_page_is_static_needs_no_token_to_load_and_carries_a_strict_policy(live_gateway):
+    with live_gateway.http() as http:
+        page = http.get("/ui")
+        script = http.get("/ui/app.js")
+        css = http.get("/ui/app.css")
+        unknown = [http.get(p).status_code for p in ("/ui/secrets.json", "/ui/..%2Fapp.py", "/ui/index.html")]
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    csp = page.headers["content-security-policy"]
+    for rule in ("default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"):
+        assert rule in csp
+    assert (
+        page.headers["x-content-type-options"] == "nosniff"
+        and page.headers["referrer-policy"] == "no-referrer"
+    )
+    assert script.headers["content-type"].startswith("text/javascript") and css.status_code == 200
+    assert unknown == [404, 404, 404]
+    assert "alice/" not in page.text  # the page holds no data: everything comes from /v1 with a token
+
+
+def test_the_script_never_turns_stored_text_into_html_or_code():
+    from importlib import resources
+
+    source = resources.files("hindsight_memory.gateway").joinpath("ui", "app.js").read_text()
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
+        assert sink not in source, sink
