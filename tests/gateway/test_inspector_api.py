@@ -434,6 +434,6 @@ def test_the_page_is_static_needs_no_token_to_load_and_carries_a_strict_policy(l
 def test_the_script_never_turns_stored_text_into_html_or_code():
     from importlib import resources
 
-    source = resources.files("hindsight_memory.gateway").joinpath("ui", "app.js").read_text()
+    source = resources.files("hindsight_memory.gateway").joinpath("static", "app.js").read_text()
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
         assert sink not in source, sink

@@ -29,7 +29,7 @@ HEADERS = {
 
 
 def build_ui_router() -> APIRouter:
-    folder = resources.files("hindsight_memory.gateway").joinpath("ui")
+    folder = resources.files("hindsight_memory.gateway").joinpath("static")
     files = {name: folder.joinpath(name).read_bytes() for name in TYPES}
     r = APIRouter(include_in_schema=False)
 
