@@ -4,6 +4,7 @@ data on screen, stored markup running, the token in a URL or a log)."""
 
 import asyncio
 import logging
+import re
 
 import pytest
 
@@ -81,13 +82,23 @@ def test_the_recall_playground_shows_each_candidates_explain_trace(page, gw):
     topk.send_keys("1")
     page.one("#r-submit").click()
     page.wait(lambda: page.css("#recall-results h2"))
-    first = page.one("#recall-results ol.results li.result")
-    trace = first.find_element("css selector", "details.trace table").text
-    for signal in ("vector channel", "full-text channel (BM25)", "fusion (RRF)", "time decay", "importance"):
-        assert signal in trace, signal
-    assert "rank 1" in trace and "— kept" in trace
-    dropped = page.css("ol.dropped > li")
-    assert dropped and any("ranked below top_k=1" in d.text for d in dropped)
+    (result,) = page.css("#recall-results ol.results li.result")
+    header = page.one("#explain-table thead").text
+    for signal in (
+        "vector (rank · cosine)",
+        "full text (rank · BM25)",
+        "fusion (RRF)",
+        "time decay",
+        "importance",
+    ):
+        assert signal in header, signal
+    kept = page.css("#explain-table tr.kept")
+    assert [r.get_attribute("data-id") for r in kept] == [result.get_attribute("data-id")]
+    cells = [c.text for c in kept[0].find_elements("css selector", "td")]
+    assert any(re.fullmatch(r"#\d+ · [0-9.]+", c) for c in cells[1:3]), cells  # a channel's rank and score
+    assert cells[-1].startswith("kept")
+    dropped = page.css("#explain-table tr.dropped")
+    assert dropped and any("dropped: ranked below top_k=1" in r.text for r in dropped)
     assert "Vector channel" in page.text() and "Full-text channel" in page.text()
 
 
@@ -274,7 +285,9 @@ def test_every_control_is_labelled_text_has_contrast_and_the_keyboard_reaches_ev
         assert page.d.execute_script(CONTRAST) == [], view
 
     page.open("overview", expect="Overview")
-    first = page.d.execute_script("return document.querySelector('a[href], button, input, select, textarea').id")
+    first = page.d.execute_script(
+        "return document.querySelector('a[href], button, input, select, textarea').id"
+    )
     assert first == "skip"  # the first stop of the tab order skips to the view
     assert page.d.switch_to.active_element.tag_name == "h1"  # a view takes the focus when it opens
     for _ in range(30):  # back up from the view to the navigation, by keyboard only

@@ -792,38 +792,48 @@
     query.focus();
   }
 
-  const FACTORS = [
-    ["rrf", "fusion (RRF)"],
-    ["relevance", "relevance"],
-    ["vector_relevance", "vector relevance"],
-    ["term_coverage", "term coverage"],
-    ["decay", "time decay"],
-    ["importance", "importance"],
-    ["usage", "usage"],
-    ["neighbour", "neighbour turn"],
-    ["newer_alike", "newer near-twin"],
-    ["rerank", "rerank"],
-  ];
-
-  function traceTable(t) {
-    const ranks = (ch, rawKey) => (t.ranks[ch] ? "rank " + t.ranks[ch] + " · " + num(t.raw[rawKey]) : "not returned");
-    return table(
-      null,
-      ["signal", "value"],
-      [
-        ["vector channel", ranks("vector", "vector")],
-        ["full-text channel (BM25)", ranks("fts", "fts")],
-        ["cosine", num(t.raw.cosine)],
-        ...FACTORS.filter(([k]) => k in t.factors).map(([k, label]) => [label, num(t.factors[k])]),
-        ["final score", num(t.score, 4)],
-        ["why", t.why + (t.dropped ? " — dropped: " + t.dropped : " — kept")],
-      ],
+  // One row per candidate, kept or dropped: each channel's rank and raw score, the fusion, the factors, the verdict.
+  function traceTable(kept, dropped, contents) {
+    const ch = (t, name, key) => (t.ranks[name] ? "#" + t.ranks[name] + " · " + num(t.raw[key]) : "–");
+    const f = (t, key) => (key in t.factors ? num(t.factors[key]) : "–");
+    const row = (t, label) =>
+      h(
+        "tr",
+        { "data-id": t.id, class: t.dropped ? "dropped" : "kept" },
+        h("th", { scope: "row" }, label),
+        h("td", { class: "content" }, memLink(t.id, excerpt(contents[t.id] || short(t.id), 70))),
+        h("td", {}, ch(t, "vector", "vector")),
+        h("td", {}, ch(t, "fts", "fts")),
+        h("td", {}, f(t, "rrf")),
+        h("td", {}, f(t, "relevance")),
+        h("td", {}, f(t, "decay")),
+        h("td", {}, f(t, "importance")),
+        h("td", {}, f(t, "usage")),
+        h("td", {}, f(t, "neighbour")),
+        h("td", {}, num(t.score, 4)),
+        h("td", {}, t.dropped ? "dropped: " + t.dropped : "kept", h("span", { class: "hint why" }, t.why)),
+      );
+    return h(
+      "table",
+      { id: "explain-table", class: "explain" },
+      h("caption", {}, "Explain: every candidate, kept then dropped"),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["rank", "memory", "vector (rank · cosine)", "full text (rank · BM25)", "fusion (RRF)", "relevance", "time decay", "importance", "usage", "neighbour", "score", "verdict"].map((x) =>
+            h("th", { scope: "col" }, x),
+          ),
+        ),
+      ),
+      h("tbody", {}, kept.map((t, i) => row(t, String(i + 1))), dropped.map((t) => row(t, "–"))),
     );
   }
 
   function renderRecall(box, res) {
     const ex = res.explain || {};
-    const traces = Object.fromEntries((ex.results || []).map((t) => [t.id, t]));
     const contents = {};
     for (const m of res.memories) contents[m.id] = m.content;
     for (const d of ex.dropped || []) contents[d.id] = d.content;
@@ -841,24 +851,11 @@
             { class: "result", "data-id": m.id },
             h("p", {}, h("strong", {}, "score " + num(m.score, 4)), " ", badge(m.kind, "kind-" + m.kind), " ", badge(m.status, "status-" + m.status), " ", memLink(m.id)),
             h("blockquote", { class: "memory-content" }, m.content),
-            traces[m.id] ? h("details", { class: "trace", open: true }, h("summary", {}, "Explain"), traceTable(traces[m.id])) : null,
           ),
         ),
       ),
     );
-    const dropped = ex.dropped || [];
-    out.push(
-      section(
-        "Dropped candidates (" + dropped.length + ")",
-        dropped.length
-          ? h(
-              "ol",
-              { class: "results dropped" },
-              dropped.map((d) => h("li", { "data-id": d.id }, h("p", {}, memLink(d.id), " ", h("span", { class: "hint" }, d.dropped)), h("blockquote", { class: "memory-content" }, d.content), h("details", {}, h("summary", {}, "Explain"), traceTable(d)))),
-            )
-          : h("p", { class: "hint" }, "none"),
-      ),
-    );
+    out.push(h("div", { class: "scroll" }, traceTable(ex.results || [], ex.dropped || [], contents)));
     const channel = (name, rows, key) =>
       table(name + " (top " + rows.length + ")", ["rank", "memory", key], rows.map((r) => [String(r.rank), memLink(r.id, contents[r.id] ? excerpt(contents[r.id], 70) : short(r.id)), num(r[key], 4)]));
     const ch = ex.channels || {};
