@@ -284,6 +284,7 @@ def test_an_agent_corrects_a_memory_over_mcp_and_recall_returns_the_correction(l
 
 def test_a_scoped_token_reads_only_its_own_namespaces_and_tenant(live_gateway):
     with live_gateway.http() as http:
+        store(http, live_gateway.headers("alice"), "alice/mine", [{"content": "Alice's desk is by the window."}])
         (bobs,) = store(http, live_gateway.headers("bob"), "bob/private", [{"content": "Bob's PIN is 8080."}])
         (globex,) = store(
             http, live_gateway.headers("globex"), "alice/mine", [{"content": "Globex: Falcon in March."}]
@@ -434,6 +435,16 @@ def test_the_page_is_static_needs_no_token_to_load_and_carries_a_strict_policy(l
 def test_the_script_never_turns_stored_text_into_html_or_code():
     from importlib import resources
 
-    source = resources.files("hindsight_memory.gateway").joinpath("static", "app.js").read_text()
-    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
-        assert sink not in source, sink
+    folder = resources.files("hindsight_memory.gateway").joinpath("static")
+    scripts = {f.name: f.read_text() for f in folder.iterdir() if f.name.endswith(".js")}
+    assert {"app.js", "dom.js", "memory.js", "recall.js", "timeline.js"} <= set(scripts)
+    for name, source in scripts.items():
+        for sink in (
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+            "eval(",
+            "new Function",
+        ):
+            assert sink not in source, (name, sink)

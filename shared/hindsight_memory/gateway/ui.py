@@ -1,5 +1,5 @@
-"""The memory inspector page at /ui: one HTML file, one script and one stylesheet of our own, read from the
-package (no build step, nothing loaded from elsewhere). The page holds no data: it calls /v1 with the token the
+"""The memory inspector page at /ui: one HTML file, a few ES modules and one stylesheet of our own, read from
+the package (no build step, nothing loaded from elsewhere). The page holds no data: it calls /v1 with the token the
 person types, which it keeps in sessionStorage and sends only in the Authorization header."""
 
 from importlib import resources
@@ -10,11 +10,11 @@ from fastapi.responses import Response
 from ..errors import NotFound
 
 TYPES = {
-    "index.html": "text/html; charset=utf-8",
-    "app.js": "text/javascript; charset=utf-8",
-    "app.css": "text/css; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
 }
-# Only our own script and styles may run or load, and only /v1 on this origin may be called: a memory whose
+# Only our own scripts and styles may load, and calls go only to this origin: a memory whose
 # content is markup cannot bring a script in even if it were ever inserted as HTML.
 HEADERS = {
     "Content-Security-Policy": (
@@ -30,11 +30,12 @@ HEADERS = {
 
 def build_ui_router() -> APIRouter:
     folder = resources.files("hindsight_memory.gateway").joinpath("static")
-    files = {name: folder.joinpath(name).read_bytes() for name in TYPES}
+    # Read once: the page, its modules and its stylesheet; nothing else under /ui is served.
+    files = {f.name: f.read_bytes() for f in folder.iterdir() if "." + f.name.rsplit(".", 1)[-1] in TYPES}
     r = APIRouter(include_in_schema=False)
 
     def serve(name: str) -> Response:
-        return Response(files[name], media_type=TYPES[name], headers=HEADERS)
+        return Response(files[name], media_type=TYPES["." + name.rsplit(".", 1)[-1]], headers=HEADERS)
 
     @r.get("/ui")
     @r.get("/ui/")
