@@ -8,7 +8,7 @@ import json
 import re
 import time
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from ..errors import Conflict, InvalidInput, LimitExceeded, NotFound
 from ..models import Memory, MemoryCorrection, Status, utcnow
@@ -34,6 +34,7 @@ from .models import (
     RunDetail,
     RunPage,
     RunSummary,
+    Table,
     Usage,
     Version,
 )
@@ -79,12 +80,12 @@ def _brief(m: Memory, table: str = MEMORIES) -> MemoryBrief:
         tags=m.tags,
         occurred_at=m.occurred_at,
         stored_at=m.stored_at,
-        table=table,
+        table=cast(Table, table),
     )
 
 
 def _view(m: Memory, table: str = MEMORIES) -> MemoryView:
-    return MemoryView(**m.model_dump(), table=table)
+    return MemoryView(**m.model_dump(), table=cast(Table, table))
 
 
 def _event(r: dict) -> EventView:
@@ -410,7 +411,8 @@ def _summary(r: dict, resolved_by: dict[str, str]) -> RunSummary:
 
 def _lesson(x: dict) -> LessonView:
     """A lesson decision of a reflection run, or a lesson written by induction (content + merged_into)."""
-    scores = x.get("scores") if isinstance(x.get("scores"), dict) else {}
+    raw = x.get("scores")
+    scores: dict[str, Any] = raw if isinstance(raw, dict) else {}
     merged_into = x.get("merged_into")
     return LessonView(
         text=str(x.get("text") or x.get("content") or ""),

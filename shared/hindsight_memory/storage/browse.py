@@ -95,7 +95,11 @@ def _fetch(store: LanceStore, namespace: str, ids: list[str], roles: list[str]) 
     for role in set(roles):
         wanted = [i for i, r in zip(ids, roles, strict=True) if r == role]
         if role == EVENTS:
-            for e in store.find_events(namespace, lambda w, w_ids=wanted: w.ids(w_ids)):
+
+            def by_id(w: Where, wanted: list[str] = wanted) -> Where:
+                return w.ids(wanted)
+
+            for e in store.find_events(namespace, by_id):
                 out[(role, e["id"])] = e
         else:
             for m, _ in store.get(namespace, wanted, table=role):
