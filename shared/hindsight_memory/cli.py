@@ -90,7 +90,8 @@ def _memory_command(args: argparse.Namespace, act) -> int:
         NotFound: no memory with this id in any namespace of the tenant.
     """
     from .errors import NotFound
-    from .inspector.service import Inspector, check_id
+    from .inspector.service import Inspector
+    from .inspector.views import check_id
     from .storage.browse import locate
 
     svc = _service(args)

@@ -1,14 +1,10 @@
 """The inspector's service: read one namespace's memories, events and reflection runs for a person, and apply
 their corrections through the single writer. Callers have already checked the namespace against the token."""
 
-import base64
-import binascii
 import hashlib
 import json
-import re
 import time
-from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from ..errors import Conflict, InvalidInput, LimitExceeded, NotFound
 from ..models import Memory, MemoryCorrection, Status, utcnow
@@ -22,85 +18,22 @@ from ..writer.messages import CorrectOp, memory_id
 from .models import (
     EventPage,
     EventQuery,
-    EventView,
-    LessonView,
-    MemoryBrief,
     MemoryDetail,
     MemoryPage,
     MemoryQuery,
-    MemoryView,
     Overview,
     RecallCounters,
     RunDetail,
     RunPage,
-    RunSummary,
-    Table,
     Usage,
     Version,
 )
+from .runs import run_detail, run_page
+from .views import ID_RE, brief, check_id, decode_cursor, encode_cursor, event, view
 
-ID_RE = re.compile(r"^[0-9a-f]{32}$")
 MAX_CHAIN = 50  # versions walked each way along a supersede chain
 MERGED_FROM = "_merged_from"  # metadata key written by compaction (lifecycle/forget.py)
 GROWTH_DAYS = 366
-
-
-def check_id(value: str, what: str = "memory id") -> str:
-    """Raises: InvalidInput: not one of our ids (32 hex characters)."""
-    if not isinstance(value, str) or not ID_RE.fullmatch(value):
-        raise InvalidInput(f"{what} must be 32 hexadecimal characters")
-    return value
-
-
-def encode_cursor(c: browse.Cursor | None) -> str | None:
-    if c is None:
-        return None
-    raw = json.dumps({"t": c.at.isoformat(), "i": c.id}, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(value: str | None) -> browse.Cursor | None:
-    """Raises: InvalidInput: not a cursor this API returned."""
-    if not value:
-        return None
-    try:
-        data = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
-        return browse.Cursor(datetime.fromisoformat(data["t"]), check_id(data["i"]))
-    except (ValueError, KeyError, TypeError, binascii.Error, InvalidInput):
-        raise InvalidInput("cursor is not one returned by this API") from None
-
-
-def _brief(m: Memory, table: str = MEMORIES) -> MemoryBrief:
-    return MemoryBrief(
-        id=m.id,
-        kind=m.kind,
-        status=m.status,
-        source=m.source.value,
-        content=m.content,
-        tags=m.tags,
-        occurred_at=m.occurred_at,
-        stored_at=m.stored_at,
-        table=cast(Table, table),
-    )
-
-
-def _view(m: Memory, table: str = MEMORIES) -> MemoryView:
-    return MemoryView(**m.model_dump(), table=cast(Table, table))
-
-
-def _event(r: dict) -> EventView:
-    return EventView(
-        id=r["id"],
-        session_id=r.get("session_id") or None,
-        kind=r.get("kind") or "",
-        content=r.get("content") or "",
-        occurred_at=r["occurred_at"],
-        stored_at=r["stored_at"],
-        source=r.get("source") or "",
-        tags=list(r.get("tags") or []),
-        entities=list(r.get("entities") or []),
-        memory_id=r.get("memory_id") or None,
-    )
 
 
 class Inspector:
@@ -133,7 +66,7 @@ class Inspector:
             text=q.text or None,
         )
         return MemoryPage(
-            items=[_view(m, table) for m, table in got.rows], next_cursor=encode_cursor(got.next)
+            items=[view(m, table) for m, table in got.rows], next_cursor=encode_cursor(got.next)
         )
 
     def events(self, q: EventQuery) -> EventPage:
@@ -149,7 +82,7 @@ class Inspector:
             after=decode_cursor(q.cursor),
             text=q.text or None,
         )
-        return EventPage(items=[_event(r) for r in got.rows], next_cursor=encode_cursor(got.next))
+        return EventPage(items=[event(r) for r in got.rows], next_cursor=encode_cursor(got.next))
 
     # ------------------------------------------------------------------ one memory
     def _get(self, ns: str, mid: str) -> tuple[Memory, str]:
@@ -172,12 +105,12 @@ class Inspector:
         sources = browse.find_anywhere(self.store, ns, [i for i in ids if i != m.id])
         fb = m.metadata.get("_feedback") or {}
         return MemoryDetail(
-            memory=_view(m, table),
+            memory=view(m, table),
             versions=versions,
-            source_events=[_event(e) for e in sorted(events, key=_when) if e["id"] not in merged_ids],
-            merged_events=[_event(e) for e in sorted(merged, key=_when)],
-            source_memories=[_brief(s, t) for s, t in sources.values()],
-            derived=[_brief(d, t) for d, t in browse.cite(self.store, ns, m.id)],
+            source_events=[event(e) for e in sorted(events, key=_when) if e["id"] not in merged_ids],
+            merged_events=[event(e) for e in sorted(merged, key=_when)],
+            source_memories=[brief(s, t) for s, t in sources.values()],
+            derived=[brief(d, t) for d, t in browse.cite(self.store, ns, m.id)],
             merged_from=list(m.metadata.get(MERGED_FROM) or []),
             usage=Usage(
                 access_count=m.access_count,
@@ -217,7 +150,7 @@ class Inspector:
             corr = v.metadata.get(CORRECTION)
             out.append(
                 Version(
-                    **_brief(v, t).model_dump(),
+                    **brief(v, t).model_dump(),
                     valid_from=v.stored_at,
                     valid_until=until,
                     correction=corr if isinstance(corr, dict) else None,
@@ -326,45 +259,11 @@ class Inspector:
 
     # ------------------------------------------------------------------ reflection runs
     def runs(self, ns: str, limit: int = 50, cursor: str | None = None) -> RunPage:
-        rows = self.store.runs(validate_namespace(ns))
-        resolved_by = {r["resolves"]: r["id"] for r in rows if r.get("resolves")}
-        rows.sort(key=lambda r: (r["at"], r["id"]), reverse=True)
-        after = decode_cursor(cursor)
-        if after is not None:
-            rows = [r for r in rows if (r["at"], r["id"]) < (after.at, after.id)]
-        page, more = rows[:limit], len(rows) > limit
-        nxt = browse.Cursor(page[-1]["at"], page[-1]["id"]) if more and page else None
-        return RunPage(
-            items=[_summary(r, resolved_by) for r in page],
-            next_cursor=encode_cursor(nxt),
-            pending_deferred=self.svc.reflector.runs.summary(ns)["pending_deferred"],
-        )
+        pending = self.svc.reflector.runs.summary(validate_namespace(ns))["pending_deferred"]
+        return run_page(self.store, ns, limit, cursor, pending)
 
     def run(self, ns: str, run_id: str) -> RunDetail:
-        check_id(run_id, "run id")
-        rows = self.store.runs(validate_namespace(ns))
-        row = next((r for r in rows if r["id"] == run_id), None)
-        if row is None:
-            raise NotFound("no reflection run with this id in this namespace")
-        resolved_by = {r["resolves"]: r["id"] for r in rows if r.get("resolves")}
-        detail = _detail(row)
-        lessons = [_lesson(x) for x in detail.get("lessons") or [] if isinstance(x, dict)]
-        ids = [x.id for x in lessons if x.id and ID_RE.fullmatch(x.id)]
-        episode_id = detail.get("episode_id")
-        if isinstance(episode_id, str) and ID_RE.fullmatch(episode_id):
-            ids.append(episode_id)
-        found = browse.find_anywhere(self.store, ns, ids) if ids else {}
-        for x in lessons:
-            if x.id in found:
-                x.memory = _brief(*found[x.id])
-        episode = detail.get("episode")
-        return RunDetail(
-            **_summary(row, resolved_by).model_dump(),
-            episode=episode if isinstance(episode, dict) else None,
-            episode_memory=_brief(*found[episode_id]) if episode_id in found else None,
-            lessons=lessons,
-            extra={k: v for k, v in detail.items() if k not in ("lessons", "episode", "episode_id")},
-        )
+        return run_detail(self.store, validate_namespace(ns), run_id)
 
 
 def _same(stored: Any, given: Any) -> bool:
@@ -376,51 +275,3 @@ def _same(stored: Any, given: Any) -> bool:
 
 def _when(e: dict) -> tuple:
     return (e["occurred_at"], e["id"])
-
-
-def _detail(row: dict) -> dict:
-    try:
-        out = json.loads(row.get("detail") or "{}")
-    except ValueError:
-        return {}
-    return out if isinstance(out, dict) else {}
-
-
-def _summary(r: dict, resolved_by: dict[str, str]) -> RunSummary:
-    d = _detail(r)
-    lessons = [x for x in d.get("lessons") or [] if isinstance(x, dict)]
-    kept = sum(1 for x in lessons if x.get("decision", "insert") in ("insert", "merge"))
-    return RunSummary(
-        id=r["id"],
-        at=r["at"],
-        trigger=r.get("trigger") or "",
-        session_id=r.get("session_id") or None,
-        status=r.get("status") or "",
-        mode=r.get("mode") or "",
-        reason=r.get("reason") or "",
-        llm_calls=int(r.get("calls") or 0),
-        prompt_tokens=int(r.get("prompt_tokens") or 0),
-        completion_tokens=int(r.get("completion_tokens") or 0),
-        cost_usd=float(r.get("cost_usd") or 0.0),
-        resolves=r.get("resolves") or None,
-        resolved_by=resolved_by.get(r["id"]),
-        episode_id=d.get("episode_id") if isinstance(d.get("episode_id"), str) else None,
-        lessons_kept=kept,
-    )
-
-
-def _lesson(x: dict) -> LessonView:
-    """A lesson decision of a reflection run, or a lesson written by induction (content + merged_into)."""
-    raw = x.get("scores")
-    scores: dict[str, Any] = raw if isinstance(raw, dict) else {}
-    merged_into = x.get("merged_into")
-    return LessonView(
-        text=str(x.get("text") or x.get("content") or ""),
-        decision=str(x.get("decision") or ("merge" if merged_into else "insert")),
-        reason=str(
-            x.get("reason") or ("induced from a cluster of similar episodes" if "content" in x else "")
-        ),
-        scores={k: float(v) for k, v in scores.items() if isinstance(v, int | float)},
-        id=x.get("id") or merged_into,
-        contradicts=x.get("contradicts"),
-    )
