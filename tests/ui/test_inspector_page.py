@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.gateway.conftest import mcp_client
-from tests.ui.conftest import TOKEN_KEY
+from tests.ui.conftest import TOKEN_KEY, Page
 from tests.ui.support import NS, OTHER_NS, SECRET_OF_BOB, SECRET_OF_GLOBEX, XSS
 
 pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.slow]
@@ -299,3 +299,32 @@ def test_every_control_is_labelled_text_has_contrast_and_the_keyboard_reaches_ev
     page.d.switch_to.active_element.send_keys(Keys.ENTER)
     page.wait(lambda: page.heading() == "Recall playground")
     assert page.d.switch_to.active_element.get_attribute("id") == "r-query"  # focus moves into the view
+
+
+def test_in_embedded_mode_on_loopback_without_tokens_the_page_opens_directly(driver, tmp_path):
+    import httpx
+
+    from hindsight_memory.config import Settings
+    from hindsight_memory.gateway.app import create_app
+    from tests.gateway.conftest import UvicornThread
+    from tests.support.moto import free_port
+
+    app = create_app(Settings(store_uri=str(tmp_path / "data"), embedder="hashing", batch_window_ms=5))
+    port = free_port()
+    with UvicornThread(app, port):
+        url = f"http://127.0.0.1:{port}"
+        httpx.post(
+            f"{url}/v1/memories/store",
+            json={
+                "namespace": "me/notes",
+                "wait": True,
+                "items": [{"content": "The bike lock code is 3141."}],
+            },
+            trust_env=False,
+        ).raise_for_status()
+        page = Page(driver, None)
+        driver.get("about:blank")
+        driver.get(f"{url}/ui")
+        page.wait(lambda: page.heading() == "Overview of me/notes")
+        assert not page.css("#token") and not page.one("#signout").is_displayed()
+        assert "tenant default · admin" in page.one("#who").text
