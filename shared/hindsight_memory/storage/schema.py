@@ -102,6 +102,10 @@ RUN_SCHEMA = pa.schema(
     ]
 )
 
+# Columns a search needs; the vector is fetched only where it is used.
+SEARCH_COLUMNS = [f.name for f in memory_schema(1, "x") if f.name not in ("vector", "search_text")]
+WITH_VECTOR = [*SEARCH_COLUMNS, "vector"]
+
 
 def _opt(v: str | None) -> str:
     return v or ""
