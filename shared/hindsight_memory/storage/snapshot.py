@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from .schema import WITH_VECTOR
-from .warm import UNKNOWN_ROWID
+from .warm_state import UNKNOWN_ROWID
 
 if TYPE_CHECKING:
     from .tables import Tables

@@ -16,35 +16,34 @@ import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import simsimd
 
-from ..models import Kind, Status
 from .bm25 import Postings
 from .filters import Where
+from .warm_filter import Spec, _matching, spec_of
+from .warm_state import (
+    UNKNOWN_ROWID,
+    Hit,
+    _code,
+    _columns,
+    _max_frag,
+    _own,
+    _pylist,
+    _retire,
+    _split,
+    _State,
+    _top,
+    _unit,
+)
 
 log = logging.getLogger(__name__)
 
-_STATUS = [s.value for s in Status]
-_KIND = [k.value for k in Kind]
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    ">=": lambda a, b: a >= b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-}
-Hit = tuple[dict, float, np.ndarray]  # (row, score, unit vector)
-# Rows taken from this process's own writes do not know their row address; they never move the fragment
-# boundary, and the next scan of newer fragments reads them again with their real one.
-UNKNOWN_ROWID = np.iinfo(np.uint64).max
+__all__ = ["UNKNOWN_ROWID", "Hit", "Source", "WarmIndex"]
+
 EXACT_ROWS = 20_000  # up to this many candidate rows, every one is scored in float32 directly
 PRESELECT = 4  # above it, int8 codes pick this many times `limit` rows for exact scoring,
 CODE_MARGIN = (
@@ -53,70 +52,6 @@ CODE_MARGIN = (
 _THREADS = max(
     1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 )
-
-
-@dataclass
-class Spec:
-    """A recall filter in a form numpy evaluates: every clause is an AND; label clauses match any shared key."""
-
-    namespace: str
-    statuses: set[str] | None = None
-    kinds: set[str] | None = None
-    any_of: list[tuple[str, frozenset[str]]] = field(default_factory=list)  # (column, keys)
-    times: list[tuple[str, int]] = field(default_factory=list)  # (op, micros since epoch)
-    ranges: list[tuple[str, int, int]] | None = None  # (session_key, lowest seq, highest seq)
-    empty: bool = False
-
-    def accepts(self, row: dict[str, Any]) -> bool:
-        """The same filter evaluated on one row in Python (the check after the numpy pass)."""
-        if row.get("namespace") != self.namespace or self.empty:
-            return False
-        if self.statuses is not None and row.get("status") not in self.statuses:
-            return False
-        if self.kinds is not None and row.get("kind") not in self.kinds:
-            return False
-        for column, keys in self.any_of:
-            have = [row.get(column)] if column == "session_key" else (row.get(column) or [])
-            if not keys.intersection(have):
-                return False
-        if self.ranges is not None and not any(
-            row.get("session_key") == k and lo <= (row.get("seq") or 0) <= hi for k, lo, hi in self.ranges
-        ):
-            return False
-        at = row.get("occurred_at")
-        return all(at is not None and _OPS[op](_micros(at), v) for op, v in self.times)
-
-
-def spec_of(where: Where) -> Spec | None:
-    """The Spec of a single-namespace filter, or None when any clause is one this index does not evaluate."""
-    kind, *rest = where.parts[0]
-    if kind != "namespace":
-        return None
-    spec = Spec(namespace=rest[0])
-    for part in where.parts[1:]:
-        match part:
-            case ("false",):
-                spec.empty = True
-            case ("in", "status" | "kind" as column, values):
-                attr = "statuses" if column == "status" else "kinds"
-                prev = getattr(spec, attr)
-                setattr(spec, attr, set(values) if prev is None else prev & set(values))
-            case ("in", "session_key", values) | ("any", "tag_keys" | "entity_keys", values):
-                spec.any_of.append((part[1], values))
-            case ("time", "occurred_at", op, at):
-                spec.times.append((op, _micros(at)))
-            case ("ranges", ranges):
-                if spec.ranges is not None:  # two range clauses are an AND of ORs: LanceDB answers those
-                    return None
-                spec.ranges = list(ranges)
-            case _:
-                return None
-    return spec
-
-
-def _micros(at: datetime) -> int:
-    delta = at - _EPOCH
-    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 class Source(Protocol):
@@ -128,35 +63,6 @@ class Source(Protocol):
     def tokenize(self, texts: list[str]) -> list[list[str]] | None: ...  # None: no full-text index yet
     def changes(self, since: int, until: int) -> dict[str, tuple[set[str], set[str]]] | None: ...
     def written(self, since: int, until: int, namespace: str, ids: set[str]) -> pa.Table | None: ...
-
-
-@dataclass
-class _State:
-    """One namespace at one table version. Never mutated once published, except that arrays, key lists and
-    postings may grow past `n`, which readers of this state ignore."""
-
-    version: int
-    n: int
-    table: pa.Table  # search columns, no vectors
-    mat: np.ndarray  # capacity x dim unit vectors, rows [:n] in use
-    codes: (
-        np.ndarray
-    )  # capacity x dim int8: the same vectors x 127, for the pre-selection in large namespaces
-    rowid: np.ndarray
-    alive: np.ndarray
-    status: np.ndarray
-    kind: np.ndarray
-    seq: np.ndarray
-    occurred: np.ndarray  # micros; rows without a time never pass a time clause
-    timed: np.ndarray
-    keys: dict[str, dict[str, list[int]]]  # label column -> key -> row indices
-    ids: dict[str, int]
-    max_frag: int
-    postings: Postings | None  # None: the table had no full-text index when this entry was built
-
-    @property
-    def dead(self) -> int:
-        return self.n - int(self.alive.sum())
 
 
 class WarmIndex:
@@ -411,139 +317,3 @@ class WarmIndex:
                 "max_frag": _max_frag(cols["rowid"], st.max_frag),
             }
         )
-
-
-def _retire(st: _State, ids: Iterable[str]) -> np.ndarray:
-    """The entry's live-row mask with the rows held for `ids` (rewritten or deleted since) turned off."""
-    alive = st.alive.copy()
-    for i in ids:
-        j = st.ids.get(i)
-        if j is not None:
-            alive[j] = False
-    return alive
-
-
-def _top(st: _State, rows: np.ndarray, scores: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
-    """The best `limit` rows, ties ordered by id: the answer must not depend on where rows sit in memory
-    (compaction and refreshes move them, and BLAS rounds the same dot product differently at another offset,
-    hence ties are judged on scores rounded to 1e-6)."""
-    if limit <= 0 or len(rows) == 0:
-        return rows[:0], scores[:0]
-    if len(rows) > limit:
-        kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
-        keep = np.flatnonzero(scores >= kth - 1e-5)  # the best, and anything that may tie with the last place
-        rows, scores = rows[keep], scores[keep]
-    rank = np.round(scores.astype(np.float64), 6)
-    order = np.argsort(-rank, kind="stable")
-    if len(np.unique(rank)) < len(rank):  # ties: break them by id
-        ids = st.table.column("id").take(pa.array(rows, type=pa.int64())).to_pylist()
-        order = np.array(sorted(range(len(rows)), key=lambda j: (-rank[j], ids[j])), dtype=np.int64)
-    order = order[:limit]
-    return rows[order], scores[order]
-
-
-def _pylist(t: pa.Table) -> list[dict[str, Any]]:
-    """Rows as dicts. Timestamps are converted here rather than by pyarrow, which takes three times as long as
-    for every other column together."""
-    stamps = [f.name for f in t.schema if pa.types.is_timestamp(f.type)]
-    rows = t.drop_columns([*stamps, "search_text", "_rowid"]).to_pylist()
-    for name in stamps:
-        micros = t.column(name).cast(pa.int64()).to_pylist()
-        for r, v in zip(rows, micros, strict=True):
-            r[name] = None if v is None else _EPOCH + timedelta(microseconds=v)
-    return rows
-
-
-def _own(data: pa.Table, namespace: str) -> pa.Table:
-    """Defence in depth: only rows of the namespace asked for enter its entry."""
-    return data.filter(pc.equal(data.column("namespace"), namespace))
-
-
-def _split(data: pa.Table) -> tuple[np.ndarray, pa.Table]:
-    col = data.column("vector").combine_chunks()
-    dim = col.type.list_size
-    vecs = col.flatten().to_numpy(zero_copy_only=False).astype(np.float32, copy=False).reshape(-1, dim)
-    return vecs, data.drop_columns(["vector"])
-
-
-def _max_frag(rowid: np.ndarray, floor: int) -> int:
-    """The highest fragment among known row addresses (rows from this process's writes have none yet)."""
-    known = rowid[rowid != UNKNOWN_ROWID]
-    return max(floor, int(known.max() >> np.uint64(32))) if len(known) else floor
-
-
-def _code(unit_vecs: np.ndarray) -> np.ndarray:
-    return np.round(unit_vecs * 127.0).astype(np.int8)
-
-
-def _unit(vecs: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-    return np.divide(vecs, norms, out=np.zeros_like(vecs), where=norms > 0).astype(np.float32, copy=False)
-
-
-def _columns(t: pa.Table, base: int, keys: dict[str, dict[str, list[int]]]) -> dict[str, np.ndarray]:
-    """Per-row filter columns of `t` as numpy, and its label keys added to `keys` (row indices from `base`)."""
-    occ = t.column("occurred_at").cast(pa.int64())
-    for column in ("tag_keys", "entity_keys"):
-        lists = t.column(column).combine_chunks()
-        flat = pc.list_flatten(lists).to_pylist()
-        parents = pc.list_parent_indices(lists).to_numpy() + base
-        index = keys.setdefault(column, {})
-        for k, p in zip(flat, parents.tolist(), strict=True):
-            index.setdefault(k, []).append(p)
-    index = keys.setdefault("session_key", {})
-    for j, k in enumerate(t.column("session_key").to_pylist()):
-        if k:
-            index.setdefault(k, []).append(base + j)
-    return {
-        "status": _codes(t.column("status"), _STATUS),
-        "kind": _codes(t.column("kind"), _KIND),
-        "seq": pc.fill_null(t.column("seq"), 0).to_numpy().astype(np.int64),
-        "occurred": pc.fill_null(occ, 0).to_numpy().astype(np.int64),
-        "timed": pc.is_valid(occ).to_numpy(zero_copy_only=False),
-        "rowid": t.column("_rowid").to_numpy().astype(np.uint64),
-    }
-
-
-def _codes(column: pa.ChunkedArray, values: list[str]) -> np.ndarray:
-    return pc.fill_null(pc.index_in(column, value_set=pa.array(values)), -1).to_numpy().astype(np.int8)
-
-
-def _matching(st: _State, spec: Spec) -> np.ndarray:
-    """Live rows passing every clause, as a boolean mask over the first n rows (the numpy twin of accepts)."""
-    n = st.n
-    mask = st.alive[:n].copy()
-    if spec.empty:
-        return np.zeros(n, dtype=bool)
-    if spec.statuses is not None:
-        mask &= _lookup(_STATUS, spec.statuses)[st.status[:n]]
-    if spec.kinds is not None:
-        mask &= _lookup(_KIND, spec.kinds)[st.kind[:n]]
-    for op, v in spec.times:
-        mask &= st.timed[:n] & _OPS[op](st.occurred[:n], v)
-    for column, keys in spec.any_of:
-        mask &= _rows_with(st, column, keys)
-    if spec.ranges is not None:
-        hit = np.zeros(n, dtype=bool)
-        for k, lo, hi in spec.ranges:
-            rows = np.array(st.keys.get("session_key", {}).get(k, ()), dtype=np.int64)
-            rows = rows[rows < n]
-            hit[rows[(st.seq[rows] >= lo) & (st.seq[rows] <= hi)]] = True
-        mask &= hit
-    return mask
-
-
-def _lookup(names: list[str], wanted: set[str]) -> np.ndarray:
-    """A table from code to `code's name is wanted`; the last entry answers code -1 (a value not in `names`)."""
-    table = np.zeros(len(names) + 1, dtype=bool)
-    table[[i for i, v in enumerate(names) if v in wanted]] = True
-    return table
-
-
-def _rows_with(st: _State, column: str, keys: frozenset[str]) -> np.ndarray:
-    hit = np.zeros(st.n, dtype=bool)
-    index = st.keys.get(column, {})
-    for k in keys:
-        rows = np.array(index.get(k, ()), dtype=np.int64)
-        hit[rows[rows < st.n]] = True
-    return hit
