@@ -18,7 +18,7 @@ from .auth import TokenRegistry
 from .mcp_tools import HindsightMCP, build_mcp
 from .metrics import CONTENT_TYPE, Metrics
 from .middleware import GatewayMiddleware, error_body
-from .ops import Operations
+from .operations import Operations
 from .rest import build_router
 from .tenants import TenantRegistry
 

@@ -20,7 +20,7 @@ from ..errors import HindsightError, Unauthorized
 from ..models import Kind, MemoryCreate, RecallQuery
 from ..writer.messages import ForgetFilter
 from .auth import Principal
-from .ops import DATA_NOTE, Operations
+from .operations import DATA_NOTE, Operations
 
 log = logging.getLogger(__name__)
 

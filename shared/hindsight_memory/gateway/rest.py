@@ -9,7 +9,7 @@ from ..errors import Unauthorized
 from ..models import RecallQuery, StoreRequest, StoreResult
 from ..writer.messages import ForgetFilter
 from .auth import Principal
-from .ops import Operations
+from .operations import Operations
 
 
 class ForgetRequest(BaseModel):

@@ -103,6 +103,6 @@ class Writer:
         return forget(self.store, op)
 
     def _lifecycle(self, op: Any) -> dict:
-        from ..lifecycle.ops import apply_lifecycle
+        from ..lifecycle.write_handlers import apply_lifecycle
 
         return apply_lifecycle(self, op)
