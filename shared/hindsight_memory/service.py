@@ -6,11 +6,11 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from .config import Settings
+from .counters import Counters
 from .embed import Embedder, make_embedder
 from .errors import InvalidInput, LimitExceeded
 from .llm import make_llm
@@ -37,27 +37,6 @@ log = logging.getLogger(__name__)
 
 TOUCH_FLUSH_S = 5.0  # usage counts reach storage at most this late (or sooner, on flush/close)
 TOUCH_FLUSH_IDS = 500
-
-
-@dataclass
-class Counters:
-    """Process-local operational counters, read by /metrics and stats."""
-
-    recalls: int = 0
-    recall_hits: int = 0
-    stored: int = 0
-    deduplicated: int = 0
-    superseded: int = 0
-    feedback: Counter = field(default_factory=Counter)
-    reflections: int = 0
-    llm_calls: int = 0
-    llm_tokens: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, **kw: int) -> None:
-        with self.lock:
-            for k, v in kw.items():
-                setattr(self, k, getattr(self, k) + v)
 
 
 class MemoryService:
@@ -172,7 +151,7 @@ class MemoryService:
     # ------------------------------------------------------------------ feedback, forget
     def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict:
         validate_namespace(namespace)
-        res = self._run(FeedbackOp(namespace=namespace, id=memory_id, useful=useful, at=utcnow()))
+        res = self.apply_op(FeedbackOp(namespace=namespace, id=memory_id, useful=useful, at=utcnow()))
         self.counters.feedback["useful" if useful else "not_useful"] += 1
         return res or {"queued": True}
 
@@ -180,11 +159,20 @@ class MemoryService:
         validate_namespace(namespace)
         if not ids:
             raise InvalidInput("give the ids to forget")
-        return self._run(ForgetOp(namespace=namespace, ids=ids, purge=purge, at=utcnow())) or {"queued": True}
+        return self.apply_op(ForgetOp(namespace=namespace, ids=ids, purge=purge, at=utcnow())) or {
+            "queued": True
+        }
 
-    def _run(self, op: WriteOp, timeout_s: float = 120.0):
-        fut: Future | None = self.queue.submit(op)
+    def apply_op(self, op: WriteOp, timeout_s: float = 120.0) -> Any:
+        """Send one op to the single writer and wait for its outcome; None when a remote writer will apply it."""
+        fut: Future[Any] | None = self.queue.submit(op)
         return fut.result(timeout=timeout_s) if fut is not None else None
+
+    def follow_writer(self) -> None:
+        """Read the tables the in-process writer now writes, with its embedder (after a reindex switched them).
+        Each swap is one attribute assignment: a recall in flight finishes on the old retriever and old tables."""
+        self.store, self.embedder = self.writer.store, self.writer.embedder
+        self.retriever = Retriever(self.store, self.embedder, self.settings, self.retriever.reranker)
 
     # ------------------------------------------------------------------ stats
     def stats(self, namespace: str) -> dict:
@@ -230,20 +218,20 @@ class MemoryService:
         op = ForgetOp(
             namespace=namespace, filter=flt, everything=everything, subtree=subtree, purge=purge, at=utcnow()
         )
-        return self._run(op, timeout_s=3600) or {"queued": True}
+        return self.apply_op(op, timeout_s=3600) or {"queued": True}
 
     def archive(self, namespace: str, ids: list[str]) -> dict:
         from .writer.messages import ArchiveOp
 
         validate_namespace(namespace)
-        return self._run(ArchiveOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
+        return self.apply_op(ArchiveOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
 
     def restore(self, namespace: str, ids: list[str]) -> dict:
         """Bring archived (cold) or soft-forgotten memories back."""
         from .writer.messages import RestoreOp
 
         validate_namespace(namespace)
-        return self._run(RestoreOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
+        return self.apply_op(RestoreOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
 
     def compact(
         self, namespace: str | None = None, max_seconds: float | None = None, max_rows: int | None = None
@@ -339,6 +327,21 @@ def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
     )
 
 
+def build_writer(settings: Settings, store: LanceStore, embedder: Embedder) -> Writer:
+    """The single writer, with the lifecycle's ops registered (forget, archive, restore, merge, import, upkeep,
+    reindex): the writer package itself never imports lifecycle."""
+    from .lifecycle.write_handlers import HANDLERS
+
+    return Writer(
+        store,
+        embedder,
+        dedup_threshold=settings.dedup_threshold,
+        working_turns=settings.working_memory_turns,
+        embed_batch_size=settings.embed_batch_size,
+        handlers=HANDLERS,
+    )
+
+
 def build_service(
     settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None
 ) -> MemoryService:
@@ -346,13 +349,7 @@ def build_service(
     settings = settings or Settings()
     embedder = make_embedder(settings.embedder, settings.embed_threads)
     store = build_store(settings, embedder)
-    writer = Writer(
-        store,
-        embedder,
-        dedup_threshold=settings.dedup_threshold,
-        working_turns=settings.working_memory_turns,
-        embed_batch_size=settings.embed_batch_size,
-    )
+    writer = build_writer(settings, store, embedder)
     if queue is None:
         if settings.queue == "sqs":
             if not settings.store_queue_url:

@@ -27,6 +27,12 @@ def normalize(text: str) -> str:
     return _WS.sub(" ", unicodedata.normalize("NFKC", text)).strip()
 
 
+def embedding_text(content: str, context: str | None) -> str:
+    """What is embedded for a memory. The context situates it ("session 3, 2026-03-02, talking about travel");
+    embedding it with the content lets a query match what a turn is about even when the turn itself is short."""
+    return normalize(f"{context}\n{content}" if context else content)
+
+
 def content_hash(text: str) -> str:
     return hashlib.sha256(normalize(text).casefold().encode()).hexdigest()[:32]
 

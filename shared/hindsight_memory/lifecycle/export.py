@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from ..errors import InvalidInput
 from ..models import Memory, MemoryCreate, Source, StoreRequest, utcnow
 from ..namespaces import validate_namespace
+from ..ports import MemoryPort
 from ..storage.lance import COLD, MEMORIES
 from ..writer.messages import ImportedMemory, ImportOp
 from .forget import MERGED_FROM
@@ -59,7 +60,7 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
 
 
 def import_records(
-    svc: Any,
+    svc: MemoryPort,
     namespace: str | None,
     records: Iterable[dict],
     *,
@@ -168,9 +169,9 @@ def _moved(m: Memory, namespace: str) -> Memory:
     )
 
 
-def _flush(svc: Any, mems: dict, events: dict, summary: dict) -> None:
+def _flush(svc: MemoryPort, mems: dict, events: dict, summary: dict) -> None:
     for ns in sorted(set(mems) | set(events)):
-        out = svc._run(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
+        out = svc.apply_op(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
         if out is None:  # a remote writer: queued, counted as sent
             out = {"memories": len(mems.get(ns, [])), "events": len(events.get(ns, [])), "re_embedded": 0}
         for k in ("memories", "events", "re_embedded"):
@@ -179,7 +180,7 @@ def _flush(svc: Any, mems: dict, events: dict, summary: dict) -> None:
     events.clear()
 
 
-def _store_seeds(svc: Any, namespace: str | None, seeds: list[MemoryCreate], summary: dict) -> None:
+def _store_seeds(svc: MemoryPort, namespace: str | None, seeds: list[MemoryCreate], summary: dict) -> None:
     if seeds:
         res = svc.store_memories(StoreRequest(namespace=namespace, items=list(seeds), wait=True))
         summary["seeds"] += res.stored
@@ -189,7 +190,7 @@ def _store_seeds(svc: Any, namespace: str | None, seeds: list[MemoryCreate], sum
 
 # ---------------------------------------------------------------------- files (called by the CLI)
 def export_jsonl(
-    svc: Any, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
+    svc: MemoryPort, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
 ) -> dict:
     """Write an export file; returns a summary (counts per record type, bytes)."""
     from tqdm import tqdm
@@ -222,7 +223,7 @@ def _lines(path: Path) -> Iterator[dict]:
 
 
 def import_jsonl(
-    svc: Any,
+    svc: MemoryPort,
     path: str | Path,
     namespace: str | None = None,
     *,
@@ -246,7 +247,12 @@ CSV_LISTS = ("tags", "entities")
 
 
 def import_csv(
-    svc: Any, path: str | Path, namespace: str, *, confidence: float | None = None, progress: bool = True
+    svc: MemoryPort,
+    path: str | Path,
+    namespace: str,
+    *,
+    confidence: float | None = None,
+    progress: bool = True,
 ) -> dict:
     """Simple facts, one per row: a `content` column, optional kind, tags and entities (`;`-separated),
     importance, confidence, occurred_at, slot, session_id. Every row is validated before any is stored."""

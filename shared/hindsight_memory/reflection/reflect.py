@@ -4,12 +4,12 @@ answer needs a repair); none for trivial tasks or in heuristic mode."""
 
 import logging
 import uuid
-from typing import Any
 
 from ..errors import BudgetExceeded, InvalidInput
 from ..llm import Budget, LLMClient, LLMError, Usage
 from ..models import Kind, MemoryCreate, Source, Status, StoreRequest, utcnow
 from ..namespaces import validate_namespace
+from ..ports import MemoryPort
 from ..storage.filters import Where
 from ..text import content_hash
 from ..writer.messages import AdjustOp, ClearWorkingOp, idempotency_key, memory_id
@@ -33,9 +33,9 @@ MAX_SOURCE_EVENTS = 200
 
 
 class Reflector:
-    def __init__(self, service: Any, llm: LLMClient | None, prompts: Prompts, runs: RunLog) -> None:
-        self.svc = service
-        self.s = service.settings
+    def __init__(self, service: MemoryPort, llm: LLMClient | None, prompts: Prompts, runs: RunLog) -> None:
+        self.service = service
+        self.settings = service.settings
         self.llm = llm
         self.prompts = prompts
         self.runs = runs
@@ -62,10 +62,10 @@ class Reflector:
             raise InvalidInput(f"trigger must be one of {', '.join(TRIGGERS)}")
         if trajectory:
             session_id = session_id or f"reflect-{uuid.uuid4().hex[:16]}"
-            store_inline(self.svc, namespace, session_id, trajectory)
+            store_inline(self.service, namespace, session_id, trajectory)
         if not session_id:
             raise InvalidInput("give a session_id or an inline trajectory")
-        traj = load(self.svc.store, namespace, session_id)
+        traj = load(self.service.store, namespace, session_id)
         found = anomalies_.detect(traj)
         base = {
             "namespace": namespace,
@@ -88,7 +88,7 @@ class Reflector:
                 resolves=resolves,
             )
             return {**base, "status": "skipped", "reason": reason, "run_id": run, "usage": Usage().as_dict()}
-        budget = Budget(self.s.max_llm_calls_per_run, self.s.max_tokens_per_run)
+        budget = Budget(self.settings.max_llm_calls_per_run, self.settings.max_tokens_per_run)
         try:
             draft, refs = (
                 self._draft(traj, found, budget)
@@ -135,7 +135,7 @@ class Reflector:
         """The LLM's episode and lessons, and the refs (K1..) of the existing lessons it was shown."""
         ns = traj.namespace
         used = self.runs.tokens_today(ns)
-        budget.tokens_left_today = max(0, self.s.max_tokens_per_namespace_day - used)
+        budget.tokens_left_today = max(0, self.settings.max_tokens_per_namespace_day - used)
         budget.check()  # a spent daily budget defers before any work
         related = self._related(traj)
         refs = {f"K{i}": m.id for i, m in enumerate(related, 1)}
@@ -157,9 +157,9 @@ class Reflector:
 
     def _related(self, traj: Trajectory) -> list:
         text = " ".join(t.content for t in traj.turns if t.source == "user")[:2000] or traj.turns[0].content
-        qvec = self.svc.embedder.embed_query(text)
+        qvec = self.service.embedder.embed_query(text)
         where = Where(traj.namespace).enum_in("status", [Status.active]).enum_in("kind", [Kind.semantic])
-        return [m for m, _, _ in self.svc.store.vector_search(traj.namespace, qvec, where, 5)]
+        return [m for m, _, _ in self.service.store.vector_search(traj.namespace, qvec, where, 5)]
 
     # ------------------------------------------------------------------ writing
     def _write(
@@ -171,14 +171,14 @@ class Reflector:
         episode_id = memory_id(idempotency_key(ns, episode))
         sources = [episode_id, *traj.event_ids[:MAX_SOURCE_EVENTS]]
         verdicts = judge(
-            self.svc.store,
-            self.svc.embedder,
+            self.service.store,
+            self.service.embedder,
             ns,
             [d.text for d in draft.lessons],
             [d.reusability for d in draft.lessons],
             [d.causal_relevance for d in draft.lessons],
             weight,
-            self.s.lesson_threshold,
+            self.settings.lesson_threshold,
         )
         items, adjust, decisions = [episode], [], []
         for d, v in zip(draft.lessons, verdicts, strict=True):
@@ -216,11 +216,9 @@ class Reflector:
                     entry["contradicts"] = contested
                 items.append(item)
             decisions.append(entry)
-        stored = self.svc.store_memories(StoreRequest(namespace=ns, items=items, wait=True))
+        stored = self.service.store_memories(StoreRequest(namespace=ns, items=items, wait=True))
         for op in [*adjust, ClearWorkingOp(namespace=ns, session_id=traj.session_id)]:
-            fut = self.svc.queue.submit(op)
-            if fut is not None:
-                fut.result(timeout=120)
+            self.service.apply_op(op)
         return {
             "episode_id": stored.duplicates_of.get(episode_id, episode_id),
             "episode": ep.model_dump(),
@@ -283,6 +281,4 @@ class Reflector:
         return out
 
     def _count(self, u: Usage) -> None:
-        counters = getattr(self.svc, "counters", None)
-        if counters is not None and hasattr(counters, "llm_calls"):
-            counters.add(reflections=1, llm_calls=u.calls, llm_tokens=u.tokens)
+        self.service.counters.add(reflections=1, llm_calls=u.calls, llm_tokens=u.tokens)

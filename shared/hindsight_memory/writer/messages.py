@@ -172,8 +172,6 @@ class ReindexOp(BaseModel):
     cold_table: str
 
 
-LIFECYCLE_OPS = (ArchiveOp, RestoreOp, MergeOp, ImportOp, UpkeepOp, ReindexOp)
-
 WriteOp = Annotated[
     StoreOp
     | TouchOp

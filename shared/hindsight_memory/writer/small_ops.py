@@ -2,23 +2,16 @@
 
 from typing import Any
 
-from ..models import Kind, Memory, as_utc, utcnow
+from ..models import Kind, as_utc, utcnow
 from ..text import key
-from .context import WriterState, _Pending
+from .context import Handler, Pending, WriterState
 from .messages import AdjustOp, ClearWorkingOp, FeedbackOp, TouchOp, UpdateOp
 
 FEEDBACK_STEP = 0.1
 
 
-def _load(writer: WriterState, ns: str, ids: list[str], pending: _Pending) -> list[Memory]:
-    missing = [i for i in ids if i not in pending.memories]
-    for m, v in writer.store.get(ns, missing, with_vectors=True):
-        pending.put(m, v)
-    return [pending.memories[i] for i in ids if i in pending.memories and pending.memories[i].namespace == ns]
-
-
-def touch(writer: WriterState, op: TouchOp, pending: _Pending) -> int:
-    mems = _load(writer, op.namespace, op.ids, pending)
+def touch(writer: WriterState, op: TouchOp, pending: Pending) -> int:
+    mems = pending.load(writer.store, op.namespace, op.ids)
     for m in mems:
         pending.put(
             m.model_copy(
@@ -33,8 +26,8 @@ def touch(writer: WriterState, op: TouchOp, pending: _Pending) -> int:
     return len(mems)
 
 
-def feedback(writer: WriterState, op: FeedbackOp, pending: _Pending) -> dict:
-    mems = _load(writer, op.namespace, [op.id], pending)
+def feedback(writer: WriterState, op: FeedbackOp, pending: Pending) -> dict[str, Any]:
+    mems = pending.load(writer.store, op.namespace, [op.id])
     if not mems:
         return {"found": False}
     m = mems[0]
@@ -43,7 +36,7 @@ def feedback(writer: WriterState, op: FeedbackOp, pending: _Pending) -> dict:
     fb = dict(meta.get("_feedback", {"useful": 0, "not_useful": 0}))
     fb["useful" if op.useful else "not_useful"] += 1
     meta["_feedback"] = fb
-    upd = {
+    upd: dict[str, Any] = {
         "importance": min(1.0, max(0.0, m.importance + step)),
         "metadata": meta,
         "updated_at": as_utc(op.at),
@@ -54,15 +47,15 @@ def feedback(writer: WriterState, op: FeedbackOp, pending: _Pending) -> dict:
     return {"found": True, "importance": upd["importance"]}
 
 
-def update(writer: WriterState, op: UpdateOp, pending: _Pending) -> int:
-    mems = _load(writer, op.namespace, list(op.changes), pending)
+def update(writer: WriterState, op: UpdateOp, pending: Pending) -> int:
+    mems = pending.load(writer.store, op.namespace, list(op.changes))
     for m in mems:
         pending.put(m.model_copy(update={**op.changes[m.id], "updated_at": utcnow()}), pending.vectors[m.id])
     return len(mems)
 
 
-def adjust(writer: WriterState, op: AdjustOp, pending: _Pending) -> dict:
-    mems = _load(writer, op.namespace, [op.id], pending)
+def adjust(writer: WriterState, op: AdjustOp, pending: Pending) -> dict[str, Any]:
+    mems = pending.load(writer.store, op.namespace, [op.id])
     if not mems:
         return {"found": False}
     m = mems[0]
@@ -79,7 +72,7 @@ def adjust(writer: WriterState, op: AdjustOp, pending: _Pending) -> dict:
     return {"found": True, "confidence": upd["confidence"]}
 
 
-def clear_working(writer: WriterState, op: ClearWorkingOp) -> int:
+def clear_working(writer: WriterState, op: ClearWorkingOp, pending: Pending) -> int:
     ns, sid = op.namespace, op.session_id
     rows = writer.store.find(
         ns, lambda w: w.keys_in("session_key", [key(sid)]).enum_in("kind", [Kind.working])
@@ -87,3 +80,13 @@ def clear_working(writer: WriterState, op: ClearWorkingOp) -> int:
     if rows:
         writer.store.delete(ns, [m.id for m, _ in rows])
     return len(rows)
+
+
+# The writer's own ops; the store path (StoreOp) is batched across ops and handled by the writer itself.
+HANDLERS: dict[type, Handler] = {
+    TouchOp: Handler(touch),
+    FeedbackOp: Handler(feedback),
+    UpdateOp: Handler(update),
+    AdjustOp: Handler(adjust),
+    ClearWorkingOp: Handler(clear_working, after_commit=True),
+}

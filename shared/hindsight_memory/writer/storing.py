@@ -12,8 +12,17 @@ import numpy as np
 
 from ..models import Kind, Memory, Source, Status
 from ..storage.filters import Where
-from ..text import content_hash, extract_slot, has_cjk, invites_reply, key, normalize, value_tokens
-from .context import WriterState, _Pending
+from ..text import (
+    content_hash,
+    embedding_text,
+    extract_slot,
+    has_cjk,
+    invites_reply,
+    key,
+    normalize,
+    value_tokens,
+)
+from .context import Pending, WriterState
 from .messages import PreparedItem, StoreOp
 
 
@@ -27,7 +36,7 @@ class StoreOutcome:
 
 
 def store_items(
-    writer: WriterState, stores: list[tuple[int, StoreOp]], pending: _Pending
+    writer: WriterState, stores: list[tuple[int, StoreOp]], pending: Pending
 ) -> dict[int, StoreOutcome]:
     outcomes = {i: StoreOutcome(ids=[it.id for it in op.items]) for i, op in stores}
     by_ns: dict[str, list[tuple[int, PreparedItem]]] = defaultdict(list)
@@ -43,7 +52,7 @@ def _store_namespace(
     writer: WriterState,
     ns: str,
     entries: list[tuple[int, PreparedItem]],
-    pending: _Pending,
+    pending: Pending,
     outcomes: dict[int, StoreOutcome],
 ) -> None:
     # 1. idempotency: items whose event exists were written before (retry or redelivery)
@@ -74,7 +83,7 @@ def _store_namespace(
     # 2. one embedding pass for the whole batch; short turns carry the turns before them (see _situate)
     next_seq, tails = _session_state(writer, ns, {it.session_id for _, it in fresh if it.session_id})
     fresh = _situate(fresh, tails)
-    texts = [_embed_text(it) for _, it in fresh]
+    texts = [embedding_text(it.content, it.context) for _, it in fresh]
     vectors = np.concatenate(
         [
             writer.embedder.embed_passages(texts[s : s + writer.embed_batch_size])
@@ -213,12 +222,6 @@ def _situate(
             tails[it.session_id] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
         out.append((i, it))
     return out
-
-
-def _embed_text(it: PreparedItem) -> str:
-    # The context situates a turn ("session 3, 2026-03-02, talking about travel"); embedding it with the
-    # content lets a query match what the turn is about even when the turn itself is short.
-    return normalize(f"{it.context}\n{it.content}" if it.context else it.content)
 
 
 def _new_memory(ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | None) -> Memory:

@@ -1,8 +1,13 @@
 """The single writer. It applies a batch of queued operations with as few commits as possible (group commit):
 one embedding pass, one merge into `memories`, one append to `events`. Every step is idempotent, so a batch
-that is delivered again (SQS redelivery, a crash between commits) converges to the same state."""
+that is delivered again (SQS redelivery, a crash between commits) converges to the same state.
+
+Ops reach their code through a registry (op type -> Handler): the writer's own small ops by default, and those of
+the packages above it (lifecycle: forget, archive, merge, import, upkeep, reindex) given by whoever builds the
+writer (service.build_writer), so the writer never imports them."""
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from ..embed import Embedder
@@ -10,21 +15,11 @@ from ..models import Kind
 from ..storage.lance import LanceStore
 from ..text import key
 from . import small_ops
-from .context import _Pending
-from .messages import (
-    LIFECYCLE_OPS,
-    AdjustOp,
-    ClearWorkingOp,
-    FeedbackOp,
-    ForgetOp,
-    StoreOp,
-    TouchOp,
-    UpdateOp,
-    WriteOp,
-)
+from .context import Handler, Pending
+from .messages import StoreOp, WriteOp
 from .storing import StoreOutcome, store_items
 
-__all__ = ["StoreOutcome", "Writer"]
+__all__ = ["Handler", "StoreOutcome", "Writer"]
 
 log = logging.getLogger(__name__)
 
@@ -38,42 +33,52 @@ class Writer:
         dedup_threshold: float | None = None,
         working_turns: int = 15,
         embed_batch_size: int = 64,
+        handlers: Mapping[type, Handler] | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
+        self._calibrated = dedup_threshold is None  # the threshold follows the embedder (see switch_to)
         self.dedup_threshold = dedup_threshold or embedder.calibration.duplicate
         self.working_turns = working_turns
         self.embed_batch_size = embed_batch_size
+        self.handlers: dict[type, Handler] = {**small_ops.HANDLERS, **(handlers or {})}
+
+    def switch_to(self, store: LanceStore, embedder: Embedder) -> None:
+        """Write to `store` with `embedder` from the next op on (a reindex switched tables)."""
+        if self._calibrated:
+            self.dedup_threshold = embedder.calibration.duplicate
+        self.store, self.embedder = store, embedder
 
     # ------------------------------------------------------------------ entry point
     def apply(self, ops: list[WriteOp]) -> list[Any]:
-        """Apply ops in order; returns one outcome per op. Raises on a failed commit (the caller retries)."""
-        pending = _Pending()
+        """Apply ops in order; returns one outcome per op.
+
+        Raises:
+            TypeError: an op this writer has no handler for (nothing of the batch is applied).
+            StorageConflict and storage errors: a failed commit (the caller retries).
+        """
+        for op in ops:
+            if not isinstance(op, StoreOp) and type(op) not in self.handlers:
+                raise TypeError(f"this writer has no handler for {op.op!r} ops (see service.build_writer)")
+        pending = Pending()
         outcomes: list[Any] = [None] * len(ops)
         stores = [(i, op) for i, op in enumerate(ops) if isinstance(op, StoreOp)]
         if stores:
             for i, outcome in store_items(self, stores, pending).items():
                 outcomes[i] = outcome
-        for i, op in enumerate(ops):
-            if isinstance(op, TouchOp):
-                outcomes[i] = small_ops.touch(self, op, pending)
-            elif isinstance(op, FeedbackOp):
-                outcomes[i] = small_ops.feedback(self, op, pending)
-            elif isinstance(op, UpdateOp):
-                outcomes[i] = small_ops.update(self, op, pending)
-            elif isinstance(op, AdjustOp):
-                outcomes[i] = small_ops.adjust(self, op, pending)
+        staged = [(i, op) for i, op in enumerate(ops) if not isinstance(op, StoreOp)]
+        for i, op in staged:
+            handler = self.handlers[type(op)]
+            if not handler.after_commit:
+                outcomes[i] = handler.run(self, op, pending)
         self._commit(pending)
-        for i, op in enumerate(ops):
-            if isinstance(op, ForgetOp):  # after the commit: a forget must win over a store in the same batch
-                outcomes[i] = self._forget(op)
-            elif isinstance(op, ClearWorkingOp):
-                outcomes[i] = small_ops.clear_working(self, op)
-            elif isinstance(op, LIFECYCLE_OPS):  # archive, restore, merge, import, upkeep, reindex
-                outcomes[i] = self._lifecycle(op)
+        for i, op in staged:
+            handler = self.handlers[type(op)]
+            if handler.after_commit:
+                outcomes[i] = handler.run(self, op, Pending())
         return outcomes
 
-    def _commit(self, pending: _Pending) -> None:
+    def _commit(self, pending: Pending) -> None:
         ids = list(pending.memories)
         self.store.upsert([pending.memories[i] for i in ids], [pending.vectors[i] for i in ids])
         self.store.append_events(pending.events)
@@ -81,7 +86,7 @@ class Writer:
             self.store.ensure_fts_index()
         self._trim_working(pending)
 
-    def _trim_working(self, pending: _Pending) -> None:
+    def _trim_working(self, pending: Pending) -> None:
         """Working memory keeps the last N turns of a session; older turns stay in the event log."""
         sessions = {
             (m.namespace, m.session_id)
@@ -96,13 +101,3 @@ class Writer:
             excess = [m.id for m, _ in rows[: max(0, len(rows) - self.working_turns)]]
             if excess:
                 self.store.delete(ns, excess)
-
-    def _forget(self, op: ForgetOp) -> dict:
-        from ..lifecycle.forget import forget
-
-        return forget(self.store, op)
-
-    def _lifecycle(self, op: Any) -> dict:
-        from ..lifecycle.write_handlers import apply_lifecycle
-
-        return apply_lifecycle(self, op)

@@ -1,0 +1,24 @@
+"""Process-local operational counters of one service, read by /metrics and stats."""
+
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Counters:
+    recalls: int = 0
+    recall_hits: int = 0
+    stored: int = 0
+    deduplicated: int = 0
+    superseded: int = 0
+    feedback: Counter[str] = field(default_factory=Counter)
+    reflections: int = 0
+    llm_calls: int = 0
+    llm_tokens: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, **kw: int) -> None:
+        with self.lock:
+            for k, v in kw.items():
+                setattr(self, k, getattr(self, k) + v)
