@@ -1,5 +1,12 @@
 """Error types. Raised by the core, translated to HTTP / JSON-RPC / Lambda responses only at the edges."""
 
+from typing import Any
+
+
+def error_body(code: str, message: str) -> dict[str, Any]:
+    """The JSON body of an error at every edge: REST, the gateway's HTTP layer, a direct Lambda invocation."""
+    return {"error": {"code": code, "message": message}}
+
 
 class HindsightError(Exception):
     """Base class for every error the core raises on purpose."""
@@ -20,11 +27,6 @@ class LimitExceeded(InvalidInput):
 
     status = 413
     code = "limit_exceeded"
-
-
-class NotFound(HindsightError):
-    status = 404
-    code = "not_found"
 
 
 class Unauthorized(HindsightError):

@@ -122,22 +122,6 @@ def test_the_usage_prompt_tells_an_agent_when_to_use_each_tool(live_gateway):
         assert needle in text
 
 
-def test_a_tool_whose_engine_is_missing_from_the_build_says_so(live_gateway, monkeypatch):
-    from hindsight_memory.service import MemoryService
-
-    monkeypatch.delattr(MemoryService, "reflect")
-
-    async def go():
-        async with mcp_client(live_gateway.url, live_gateway.tokens["admin"], "legacy") as c:
-            reflect = await c.call_tool("memory_reflect", {"namespace": "alice/p", "session_id": "s1"})
-            stats = await c.call_tool("memory_stats", {"namespace": "alice/p"})
-            return reflect, stats
-
-    reflect, stats = run(go())
-    assert reflect.is_error and "not available in this build" in reflect.content[0].text
-    assert not stats.is_error and stats.structured_content["namespace"] == "alice/p"
-
-
 def test_an_admin_exports_imports_compacts_and_an_agent_reflects(live_gateway):
     async def go():
         async with mcp_client(live_gateway.url, live_gateway.tokens["admin"], "legacy") as c:

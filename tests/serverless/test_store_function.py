@@ -36,7 +36,9 @@ def _runner(tenant, handler, **source):
 
 def _consumer(tenant, embedder, wrap_store=None) -> StoreConsumer:
     store = build_store(tenant.settings(), embedder)
-    return StoreConsumer(build_writer(tenant.settings(), wrap_store(store) if wrap_store else store, embedder))
+    return StoreConsumer(
+        build_writer(tenant.settings(), wrap_store(store) if wrap_store else store, embedder)
+    )
 
 
 def test_a_queued_batch_is_committed_to_lancedb_on_s3_and_deleted_from_the_queue(tenant, load_function):

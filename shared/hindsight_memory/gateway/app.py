@@ -13,11 +13,11 @@ from pydantic import ValidationError
 from starlette.routing import Route
 
 from ..config import Settings
-from ..errors import HindsightError
+from ..errors import HindsightError, error_body
 from .auth import TokenRegistry
 from .mcp_tools import HindsightMCP, build_mcp
 from .metrics import CONTENT_TYPE, Metrics
-from .middleware import GatewayMiddleware, error_body
+from .middleware import GatewayMiddleware
 from .operations import Operations
 from .rest import build_router
 from .tenants import TenantRegistry

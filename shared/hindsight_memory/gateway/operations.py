@@ -21,13 +21,6 @@ MAX_EXPORT = 10_000
 EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
 
 
-class NotAvailable(InvalidInput):
-    """A tool whose engine is not part of this build (e.g. reflection before it ships)."""
-
-    status = 501
-    code = "not_available"
-
-
 class Operations:
     def __init__(self, tenants: TenantRegistry) -> None:
         self.tenants = tenants
@@ -101,7 +94,7 @@ class Operations:
         if not session_id and not trajectory:
             raise InvalidInput("give a session_id or an inline trajectory")
         svc = self._svc(who, namespace)
-        return _call(svc, "reflect", namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
+        return svc.reflect(namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
 
     # ------------------------------------------------------------------ admin tools
     def stats(self, who: Principal, namespace: str) -> dict:
@@ -113,7 +106,7 @@ class Operations:
         if not 1 <= limit <= MAX_EXPORT:
             raise LimitExceeded(f"limit must be between 1 and {MAX_EXPORT}")
         svc = self._svc(who, namespace)
-        rows: Iterable[dict] = _call(svc, "export_records", namespace, vectors=False)
+        rows: Iterable[dict[str, Any]] = svc.export_records(namespace, vectors=False)
         # Through JSON once: records may hold datetimes or arrays, the edges need plain JSON values.
         records = json.loads(json.dumps(list(islice(rows, limit + 1)), default=_plain))
         return {
@@ -127,24 +120,16 @@ class Operations:
         who.require_admin()
         if len(records) > MAX_EXPORT:
             raise LimitExceeded(f"at most {MAX_EXPORT} records per import call")
-        return _call(self._svc(who, namespace), "import_records", namespace, records)
+        return self._svc(who, namespace).import_records(namespace, records)
 
     def compact(self, who: Principal, namespace: str | None = None) -> dict:
         who.require_admin()
         if namespace is None:
             if "*" not in who.namespaces:
                 raise Forbidden("compacting every namespace needs a token scoped to '*'")
-            return _call(self.tenants.get(who.tenant), "compact", None)
-        return _call(self._svc(who, namespace), "compact", namespace)
+            return self.tenants.get(who.tenant).compact(None)
+        return self._svc(who, namespace).compact(namespace)
 
 
 def _plain(value: Any) -> Any:
     return value.tolist() if hasattr(value, "tolist") else str(value)
-
-
-def _call(svc: MemoryService, method: str, *args: Any, **kwargs: Any) -> Any:
-    """Call a service method that another part of the project adds; checked at call time, not import."""
-    fn = getattr(svc, method, None)
-    if fn is None:
-        raise NotAvailable(f"{method} is not available in this build")
-    return fn(*args, **kwargs)

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from ..errors import HindsightError, InvalidInput
 from ..models import RecallQuery
-from .edge import error_body
+from .edge import invocation_error
 from .events import BatchResponse, CompactTask, is_sqs_event, parse_sqs, schedule_payload
 
 log = logging.getLogger(__name__)
@@ -25,21 +25,13 @@ def recall(service: Any, event: Any) -> dict:
     try:
         return service.recall(RecallQuery.model_validate(event)).model_dump(mode="json")
     except (HindsightError, ValidationError) as exc:
-        return error_body(exc)
+        return invocation_error(exc)
 
 
 def reflection_trigger() -> Trigger:
-    """`reflection.run_trigger`, imported on first use.
+    """`reflection.run_trigger`, imported on first use (only the reflect function needs it)."""
+    from ..reflection import run_trigger
 
-    Raises:
-        HindsightError: reflection is not part of this build.
-    """
-    try:
-        from ..reflection import run_trigger
-    except ImportError as exc:
-        raise HindsightError(
-            "reflection is not available in this build (hindsight_memory.reflection)"
-        ) from exc
     return run_trigger
 
 
@@ -69,15 +61,12 @@ def compact(service: Any, event: Any) -> dict:
 
     Raises:
         InvalidInput: the payload is not a compaction task.
-        HindsightError: compaction is not part of this build.
     """
     try:
         task = CompactTask.model_validate(schedule_payload(event))
     except ValidationError as exc:
         raise InvalidInput('expected {"task": "compact"}') from exc
-    run = getattr(service, "compact", None)
-    if run is None:
-        raise HindsightError("compaction is not available in this build (MemoryService.compact)")
+    run = service.compact
     if task.namespaces is None:
         return {"task": "compact", "result": _jsonable(run(None))}  # None: every namespace of the tenant
     return {"task": "compact", "result": {ns: _jsonable(run(ns)) for ns in task.namespaces}}

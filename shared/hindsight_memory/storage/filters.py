@@ -129,12 +129,6 @@ class Where:
             self.time("occurred_at", "<", until)
         return self
 
-    def int_between(self, column: str, low: int, high: int) -> "Where":
-        low, high = int(low), int(high)
-        return self._add(
-            f"{_col(column)} >= {low} AND {_col(column)} <= {high}", ("between", column, low, high)
-        )
-
     def session_ranges(self, ranges: Iterable[tuple[str, int, int]]) -> "Where":
         """Rows of any of the given sessions (by key digest) within a seq range: neighbour lookups."""
         ranges = [(k, int(lo), int(hi)) for k, lo, hi in ranges]

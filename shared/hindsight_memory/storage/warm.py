@@ -135,10 +135,6 @@ class WarmIndex:
                 for ns, st in self._states.items()
             }
 
-    def clear(self) -> None:
-        with self._lock:
-            self._states.clear()
-
     def _prepare(self, where: Where, version: int) -> tuple[_State, Spec, np.ndarray] | None:
         spec = spec_of(where)
         if spec is None:
