@@ -35,6 +35,29 @@ CATALOG_SCHEMA = pa.schema([pa.field("key", pa.string(), nullable=False), pa.fie
 MISSING_TABLE_RECHECK_S = 5.0
 
 
+# LanceDB 0.40 raises Lance's commit conflicts as a plain RuntimeError ("lance error: " + Lance's message): no
+# exception type says "conflict", so its message is the narrowest reliable signal. These are the messages of Lance
+# 13's four commit errors (CommitConflict, RetryableCommitConflict, TooMuchWriteContention, IncompatibleTransaction);
+# each means "re-run the operation on the latest version". Provoked here: a compaction preempted by another
+# handle's delete on a folder ("Retryable commit conflict ... Please retry"), four writers on moto S3 ("Too many
+# concurrent writers ... retry_timeout of 30 s"). tests/integration/test_commit_conflicts.py checks both sides.
+_LANCE_ERROR = "lance error: "
+_CONFLICTS = (
+    "Commit conflict for version",
+    "Retryable commit conflict for version",
+    "Too many concurrent writers",
+    "Incompatible transaction",
+)
+
+
+def is_commit_conflict(exc: BaseException) -> bool:
+    """Whether LanceDB raised `exc` because another writer committed first."""
+    text = str(exc)
+    return (
+        isinstance(exc, RuntimeError) and text.startswith(_LANCE_ERROR) and any(c in text for c in _CONFLICTS)
+    )
+
+
 class Tables:
     """Tables: `memories` (hot and warm), `events` (append-only raw log), `cold` (archived memories)."""
 
@@ -220,7 +243,8 @@ class Tables:
         self._fts_ready = True
 
     def _retry(self, op: Callable[[], T]) -> T:
-        """Commits are optimistic; on a conflict with another writer, back off and try again.
+        """Commits are optimistic; on a conflict with another writer, look at the latest version, back off and
+        try again. Any other error is raised at once.
 
         Raises:
             StorageConflict: still conflicting after the configured retries.
@@ -230,7 +254,9 @@ class Tables:
                 out = op()
                 self._commits += 1
                 return out
-            except (OSError, RuntimeError, ValueError) as exc:
+            except RuntimeError as exc:
+                if not is_commit_conflict(exc):
+                    raise
                 if attempt == self._retries:
                     raise StorageConflict(f"commit failed after {attempt + 1} attempts: {exc}") from exc
                 delay = min(2.0, 0.05 * 2**attempt) * (0.5 + random.random())
@@ -238,6 +264,8 @@ class Tables:
                     "commit conflict, retrying", extra={"attempt": attempt + 1, "delay_s": round(delay, 3)}
                 )
                 time.sleep(delay)
+                for table in list(self._tables.values()):
+                    table.checkout_latest()  # the conflict means another writer committed since this view
         raise AssertionError("unreachable")
 
     # ---------------------------------------------------------------- catalog and table names
