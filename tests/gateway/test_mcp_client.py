@@ -36,6 +36,31 @@ def test_an_admin_token_also_sees_the_admin_tools(live_gateway):
     assert run(go()) == AGENT_TOOLS | ADMIN_TOOLS
 
 
+def _strings(value):
+    """Every string inside a JSON value (descriptions of tools, of their arguments, of nested models)."""
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, str):
+        yield value
+
+
+def test_tool_and_prompt_descriptions_reach_the_agent_without_runs_of_whitespace(live_gateway):
+    async def go():
+        async with mcp_client(live_gateway.url, live_gateway.tokens["admin"], "legacy") as c:
+            return (await c.list_tools()).tools, (await c.list_prompts()).prompts
+
+    tools, prompts = run(go())
+    listed = [t.model_dump(mode="json") for t in tools] + [p.model_dump(mode="json") for p in prompts]
+    assert {t.name for t in tools} == AGENT_TOOLS | ADMIN_TOOLS and prompts
+    for item in listed:
+        for text in _strings(item):
+            assert "  " not in text and "\n" not in text, f"{item['name']}: {text[:80]!r}"
+
+
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_store_recall_feedback_forget_round_trip(live_gateway, mode):
     ns = f"alice/loop-{mode}"

@@ -6,13 +6,14 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
+from mcp.types import Prompt as MCPPrompt
 from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
@@ -60,15 +61,28 @@ class HindsightMCP(MCPServer):
     """MCPServer whose tool list depends on the caller: admin tools are listed only for admin tokens."""
 
     async def list_tools(self) -> list[MCPTool]:
-        tools = await super().list_tools()
+        tools = [_one_line(t) for t in await super().list_tools()]
         who = current_principal.get()
         return tools if who is not None and who.admin else [t for t in tools if t.name not in ADMIN_TOOLS]
+
+    async def list_prompts(self) -> list[MCPPrompt]:
+        return [_one_line(p) for p in await super().list_prompts()]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         # An unknown tool is a protocol error (JSON-RPC -32602), not a tool result the model should read.
         if name not in {t.name for t in await super().list_tools()}:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name[:100]}")
         return await super().call_tool(name, arguments, context)
+
+
+_Listed = TypeVar("_Listed", MCPTool, MCPPrompt)
+
+
+def _one_line(item: _Listed) -> _Listed:
+    """The description without its docstring's line breaks and indentation, which every tools/list would carry."""
+    if not item.description:
+        return item
+    return item.model_copy(update={"description": " ".join(item.description.split())})
 
 
 def _result(data: dict, preamble: str | None = None) -> CallToolResult:
