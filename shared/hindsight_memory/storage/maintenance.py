@@ -77,7 +77,7 @@ class Maintenance(Tables):
             self._fts_ready = False
             self.ensure_fts_index()
         for name in self.table_names():
-            t = self._physical(name)
+            t = self._table_named(name)
             self._retry(lambda t=t: t.optimize(cleanup_older_than=timedelta(0), delete_unverified=True))
 
     def versions_containing(self, needle: str) -> list[tuple[str, int]]:
@@ -106,7 +106,7 @@ class Maintenance(Tables):
             str(Where(namespace).ids(list(event_ids))),
         )
         for name in self.memory_tables():
-            t = self._physical(name)
+            t = self._table_named(name)
             self._retry(lambda t=t: t.delete(mem_where))
         self._retry(lambda: self.events.delete(ev_where))
 
@@ -114,5 +114,5 @@ class Maintenance(Tables):
         """Delete a whole namespace (not its sub-namespaces) from every table."""
         where = str(Where(namespace))
         for name in [*self.memory_tables(), EVENTS]:
-            t = self._physical(name)
+            t = self._table_named(name)
             self._retry(lambda t=t: t.delete(where))

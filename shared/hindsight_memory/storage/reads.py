@@ -6,7 +6,7 @@ from typing import Any
 from ..models import Memory
 from .filters import Where
 from .schema import SEARCH_COLUMNS, WITH_VECTOR, row_to_memory
-from .tables import COLD, EVENTS, MEMORIES, Tables
+from .tables import COLD, MEMORIES, Tables
 
 
 class Reads(Tables):
@@ -16,10 +16,10 @@ class Reads(Tables):
         ids = list(ids)
         if not ids:
             return []
-        t = self.cold if table == COLD else self.memories
+        t = self._table(table)
         cols = None if with_vectors else SEARCH_COLUMNS
         rows = self._rows(t, Where(namespace).ids(ids), cols)
-        return [(row_to_memory(r), r.get("vector")) for r in self._own(namespace, rows)]
+        return [(row_to_memory(r), r.get("vector")) for r in self._only_namespace(namespace, rows)]
 
     def find(
         self,
@@ -31,9 +31,9 @@ class Reads(Tables):
         table: str = MEMORIES,
     ) -> list[tuple[Memory, Any]]:
         """Memories of one namespace matching extra clauses added by `build`."""
-        t = self.cold if table == COLD else self.memories
+        t = self._table(table)
         rows = self._rows(t, build(Where(namespace)), None if with_vectors else SEARCH_COLUMNS, limit)
-        return [(row_to_memory(r), r.get("vector")) for r in self._own(namespace, rows)]
+        return [(row_to_memory(r), r.get("vector")) for r in self._only_namespace(namespace, rows)]
 
     def events_by_idem(self, namespace: str, idem_keys: Iterable[str]) -> dict[str, dict]:
         rows = self._rows(
@@ -41,15 +41,15 @@ class Reads(Tables):
             Where(namespace).keys_in("idem_key", idem_keys),
             ["id", "namespace", "idem_key", "memory_id"],
         )
-        return {r["idem_key"]: r for r in self._own(namespace, rows)}
+        return {r["idem_key"]: r for r in self._only_namespace(namespace, rows)}
 
     def find_events(
         self, namespace: str, build: Callable[[Where], Where], limit: int | None = None
     ) -> list[dict]:
-        return self._own(namespace, self._rows(self.events, build(Where(namespace)), None, limit))
+        return self._only_namespace(namespace, self._rows(self.events, build(Where(namespace)), None, limit))
 
     def count(self, namespace: str | None = None, table: str = MEMORIES) -> int:
-        t = {MEMORIES: self.memories, EVENTS: self.events, COLD: self.cold}[table]
+        t = self._table(table)
         return t.count_rows(str(Where(namespace))) if namespace else t.count_rows()
 
     def status_counts(self, namespace: str | None) -> dict[str, dict[str, int]]:
@@ -57,7 +57,7 @@ class Reads(Tables):
         where = Where(namespace) if namespace else Where.all_namespaces()
         rows = self._rows(self.memories, where, ["namespace", "kind", "status"])
         out: dict[str, dict[str, int]] = {}
-        for r in self._own(namespace, rows) if namespace else rows:
+        for r in self._only_namespace(namespace, rows) if namespace else rows:
             out.setdefault(r["kind"], {}).setdefault(r["status"], 0)
             out[r["kind"]][r["status"]] += 1
         return out
@@ -75,14 +75,14 @@ class Reads(Tables):
         cols = WITH_VECTOR if with_vectors else SEARCH_COLUMNS
         for batch in self._table(table).search().where(str(where)).select(cols).to_batches(batch_rows):
             rows = batch.to_pylist()
-            rows = self._own(namespace, rows) if namespace else rows
+            rows = self._only_namespace(namespace, rows) if namespace else rows
             yield [(row_to_memory(r), r.get("vector")) for r in rows]
 
     def scan_events(self, namespace: str | None, batch_rows: int = 2048) -> Iterator[list[dict]]:
         where = Where(namespace) if namespace else Where.all_namespaces()
         for batch in self.events.search().where(str(where)).to_batches(batch_rows):
             rows = batch.to_pylist()
-            yield self._own(namespace, rows) if namespace else rows
+            yield self._only_namespace(namespace, rows) if namespace else rows
 
     def foreign_ids(self, namespace: str, ids: Iterable[str], table: str = MEMORIES) -> set[str]:
         """Ids that already belong to ANOTHER namespace (an import must never overwrite those rows)."""
@@ -106,7 +106,9 @@ class Reads(Tables):
         return sorted(n for n in found if n == namespace or n.startswith(namespace + "/"))
 
     def tier_counts(self, namespace: str) -> dict[str, int]:
-        rows = self._own(namespace, self._rows(self.memories, Where(namespace), ["namespace", "tier"]))
+        rows = self._only_namespace(
+            namespace, self._rows(self.memories, Where(namespace), ["namespace", "tier"])
+        )
         out: dict[str, int] = {}
         for r in rows:
             out[r["tier"] or "hot"] = out.get(r["tier"] or "hot", 0) + 1

@@ -38,7 +38,7 @@ class RunLogTable(Tables):
             where.time("at", ">=", since)
         table = self._runs(create=False)
         return (
-            sorted(self._own(namespace, self._rows(table, where)), key=lambda r: r["at"])
+            sorted(self._only_namespace(namespace, self._rows(table, where)), key=lambda r: r["at"])
             if table is not None
             else []
         )

@@ -10,7 +10,7 @@ from ..models import Memory
 from .filters import Where
 from .reads import Reads
 from .schema import WITH_VECTOR, row_to_memory
-from .tables import COLD, MEMORIES
+from .tables import MEMORIES
 
 
 class Search(Reads):
@@ -29,7 +29,7 @@ class Search(Reads):
     def _memories(
         self, namespace: str, hits: list[tuple[dict, float, Any]]
     ) -> list[tuple[Memory, float, Any]]:
-        mine = {id(r) for r in self._own(namespace, [r for r, _, _ in hits])}
+        mine = {id(r) for r in self._only_namespace(namespace, [r for r, _, _ in hits])}
         return [(row_to_memory(r), score, v) for r, score, v in hits if id(r) in mine]
 
     def vector_search(
@@ -41,7 +41,7 @@ class Search(Reads):
             hits = self.warm.vector(where, vector, limit, self._warm_version())
             if hits is not None:
                 return self._memories(namespace, hits)
-        t = self.cold if table == COLD else self.memories
+        t = self._table(table)
         rows = (
             t.search(vector, vector_column_name="vector")
             .distance_type("cosine")
@@ -51,7 +51,8 @@ class Search(Reads):
             .to_list()
         )
         return [
-            (row_to_memory(r), 1.0 - float(r["_distance"]), r["vector"]) for r in self._own(namespace, rows)
+            (row_to_memory(r), 1.0 - float(r["_distance"]), r["vector"])
+            for r in self._only_namespace(namespace, rows)
         ]
 
     def nearest_many(
@@ -69,7 +70,7 @@ class Search(Reads):
             .to_list()
         )
         out: list[list[tuple[Memory, float, Any]]] = [[] for _ in range(len(vectors))]
-        for r in self._own(namespace, rows):
+        for r in self._only_namespace(namespace, rows):
             out[r.get("query_index", 0)].append((row_to_memory(r), 1.0 - float(r["_distance"]), r["vector"]))
         return out
 
@@ -92,4 +93,6 @@ class Search(Reads):
             .limit(limit)
             .to_list()
         )
-        return [(row_to_memory(r), float(r["_score"]), r["vector"]) for r in self._own(namespace, rows)]
+        return [
+            (row_to_memory(r), float(r["_score"]), r["vector"]) for r in self._only_namespace(namespace, rows)
+        ]

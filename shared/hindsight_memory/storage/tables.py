@@ -124,15 +124,15 @@ class Tables:
     # ---------------------------------------------------------------- tables
     @property
     def memories(self) -> Any:
-        return self._live(MEMORIES)
+        return self._table(MEMORIES)
 
     @property
     def events(self) -> Any:
-        return self._live(EVENTS)
+        return self._table(EVENTS)
 
     @property
     def cold(self) -> Any:
-        return self._live(COLD)
+        return self._table(COLD)
 
     @property
     def warm(self) -> WarmIndex | None:
@@ -143,7 +143,9 @@ class Tables:
         """Roles of the tables this read-only store has not found yet (read as empty meanwhile)."""
         return sorted(self._waiting)
 
-    def _live(self, role: str) -> Any:
+    def _table(self, role: str) -> Any:
+        """The live table of a role (memories, events, cold); a read-only store first looks again for tables
+        the writer has made since (see _look_again)."""
         if self._waiting and time.monotonic() - self._looked_at >= self._recheck_s:
             self._look_again()
         return self._tables[role]
@@ -329,11 +331,7 @@ class Tables:
             raise ValueError(f"refusing to drop live table {name!r}")
         self._db.drop_table(name, ignore_missing=True)
 
-    def _table(self, table: str) -> Any:
-        """A live table by its role (memories, events, cold)."""
-        return {MEMORIES: self.memories, EVENTS: self.events, COLD: self.cold}[table]
-
-    def _physical(self, name: str) -> Any:
+    def _table_named(self, name: str) -> Any:
         """Any table by its stored name (a retired reindex generation, the catalog...)."""
         live = {self.memories_name: self.memories, EVENTS: self.events, self.cold_name: self.cold}
         return live[name] if name in live else self._db.open_table(name)
@@ -354,7 +352,7 @@ class Tables:
             raise ValueError("filter is not scoped to the requested namespace")
 
     @staticmethod
-    def _own(namespace: str, rows: list[dict]) -> list[dict]:
+    def _only_namespace(namespace: str, rows: list[dict]) -> list[dict]:
         """Defence in depth: drop (and log) any row that is not of the namespace asked for."""
         good = [r for r in rows if r.get("namespace") == namespace]
         if len(good) != len(rows):

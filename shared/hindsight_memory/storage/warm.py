@@ -24,20 +24,20 @@ import simsimd
 
 from .bm25 import Postings
 from .filters import Where
-from .warm_filter import Spec, _matching, spec_of
+from .warm_filter import WarmFilter, matching_rows, warm_filter_of
 from .warm_state import (
     UNKNOWN_ROWID,
+    Entry,
     Hit,
-    _code,
-    _columns,
-    _max_frag,
-    _own,
-    _pylist,
-    _retire,
-    _split,
-    _State,
-    _top,
-    _unit,
+    filter_columns,
+    int8_codes,
+    keep_namespace,
+    max_fragment,
+    split_vectors,
+    to_rows,
+    top_rows,
+    unit_rows,
+    without_rows,
 )
 
 log = logging.getLogger(__name__)
@@ -72,10 +72,10 @@ class WarmIndex:
         self.max_rows = max_rows
         self.exact_rows = EXACT_ROWS
         self._source = source
-        self._states: OrderedDict[str, _State] = OrderedDict()
+        self._states: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()  # the dict
         self._refresh = threading.Lock()  # the pinned snapshot handle: one refresh at a time
-        self._mask_memo: tuple[_State, tuple, np.ndarray] | None = None
+        self._mask_memo: tuple[Entry, tuple, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ queries
     def vector(self, where: Where, vector: np.ndarray, limit: int, version: int) -> list[Hit] | None:
@@ -83,7 +83,7 @@ class WarmIndex:
         found = self._prepare(where, version)
         if found is None:
             return None
-        st, spec, mask = found
+        st, flt, mask = found
         idx = np.flatnonzero(mask)
         if len(idx) == 0 or limit <= 0:
             return []
@@ -93,7 +93,7 @@ class WarmIndex:
             # Reading 4-byte floats for every row is what costs (memory bandwidth): rank by int8 codes first,
             # a quarter of the bytes, then score the best PRESELECT x limit (and near ties) exactly.
             coarse = np.asarray(
-                simsimd.cdist(_code(q)[None, :], st.codes[: st.n], metric="dot", threads=_THREADS)
+                simsimd.cdist(int8_codes(q)[None, :], st.codes[: st.n], metric="dot", threads=_THREADS)
             ).ravel()
             coarse = (coarse if len(idx) == st.n else coarse[idx]).astype(np.float32) / (127.0 * 127.0)
             keep = min(len(idx), PRESELECT * limit)
@@ -102,25 +102,25 @@ class WarmIndex:
             # belong above it, so it is scored exactly too.
             idx = idx[coarse >= kth - CODE_MARGIN]
         scores = (st.mat[: st.n] @ q)[idx] if len(idx) * 4 > st.n else st.mat[idx] @ q
-        return self._rows(st, spec, *_top(st, idx, scores, limit))
+        return self._rows(st, flt, *top_rows(st, idx, scores, limit))
 
     def text(self, where: Where, tokens: list[str], limit: int, version: int) -> list[Hit] | None:
         """Best rows by BM25 over `tokens` passing the filter; None: not answerable from memory."""
         found = self._prepare(where, version)
         if found is None or found[0].postings is None:
             return None
-        st, spec, mask = found
+        st, flt, mask = found
         rows, scores = st.postings.search(tokens, st.n, st.alive, mask, st.dead)  # type: ignore[union-attr]
-        return self._rows(st, spec, *_top(st, rows, scores, limit))
+        return self._rows(st, flt, *top_rows(st, rows, scores, limit))
 
     def rows(self, where: Where, limit: int, version: int) -> list[Hit] | None:
         """Rows passing the filter in table order (neighbour lookups); None: not answerable from memory."""
         found = self._prepare(where, version)
         if found is None:
             return None
-        st, spec, mask = found
+        st, flt, mask = found
         idx = np.flatnonzero(mask)[:limit]
-        return self._rows(st, spec, idx, np.zeros(len(idx), dtype=np.float32))
+        return self._rows(st, flt, idx, np.zeros(len(idx), dtype=np.float32))
 
     def namespaces(self) -> list[str]:
         """Namespaces held now, least recently used first."""
@@ -135,36 +135,36 @@ class WarmIndex:
                 for ns, st in self._states.items()
             }
 
-    def _prepare(self, where: Where, version: int) -> tuple[_State, Spec, np.ndarray] | None:
-        spec = spec_of(where)
-        if spec is None:
+    def _prepare(self, where: Where, version: int) -> tuple[Entry, WarmFilter, np.ndarray] | None:
+        flt = warm_filter_of(where)
+        if flt is None:
             return None
-        st = self._fresh(spec.namespace, str(Where(spec.namespace)), version)
+        st = self._fresh(flt.namespace, str(Where(flt.namespace)), version)
         if st is None:
             return None
         # Recall asks both channels with the same filter: compute its mask once.
         parts = tuple(where.parts)
         memo = self._mask_memo
         if memo is not None and memo[0] is st and memo[1] == parts:
-            return st, spec, memo[2]
-        mask = _matching(st, spec)
+            return st, flt, memo[2]
+        mask = matching_rows(st, flt)
         self._mask_memo = (st, parts, mask)
-        return st, spec, mask
+        return st, flt, mask
 
     @staticmethod
-    def _rows(st: _State, spec: Spec, idx: np.ndarray, scores: np.ndarray) -> list[Hit]:
-        rows = _pylist(st.table.take(pa.array(idx, type=pa.int64()))) if len(idx) else []
+    def _rows(st: Entry, flt: WarmFilter, idx: np.ndarray, scores: np.ndarray) -> list[Hit]:
+        rows = to_rows(st.table.take(pa.array(idx, type=pa.int64()))) if len(idx) else []
         vecs = st.mat[idx]  # one gather (a copy), then a row view per hit
         out = []
         for r, v, s in zip(rows, vecs, scores.tolist(), strict=True):
-            if spec.accepts(r):
+            if flt.accepts(r):
                 out.append((r, s, v))
             else:  # the numpy pass and the row check disagree: a bug, never an answer
-                log.error("warm index row failed its filter; dropped", extra={"namespace": spec.namespace})
+                log.error("warm index row failed its filter; dropped", extra={"namespace": flt.namespace})
         return out
 
     # ------------------------------------------------------------------ freshness
-    def _fresh(self, namespace: str, ns_where: str, version: int) -> _State | None:
+    def _fresh(self, namespace: str, ns_where: str, version: int) -> Entry | None:
         with self._lock:
             st = self._states.get(namespace)
             if st is not None and st.version >= version:
@@ -194,7 +194,7 @@ class WarmIndex:
                     total -= gone.n
             return st
 
-    def _load(self, namespace: str, ns_where: str, st: _State | None) -> _State | None:
+    def _load(self, namespace: str, ns_where: str, st: Entry | None) -> Entry | None:
         version = self._source.pin()
         if st is not None:
             fresh = self._delta(namespace, ns_where, st, version)
@@ -202,29 +202,31 @@ class WarmIndex:
                 return fresh
         if self._source.count(ns_where) > self.max_rows:
             return None  # too big for the budget: LanceDB serves it
-        return self._build(version, _own(self._source.fetch(ns_where, with_vector=True), namespace))
+        return self._build(version, keep_namespace(self._source.fetch(ns_where, with_vector=True), namespace))
 
-    def _delta(self, namespace: str, ns_where: str, st: _State, version: int) -> _State | None:
+    def _delta(self, namespace: str, ns_where: str, st: Entry, version: int) -> Entry | None:
         """The entry at `version` from rows in newer fragments, or None when only a reload is safe."""
         if st.postings is None and self._source.tokenize([""]) is not None:
             return None  # a full-text index appeared since: rebuild with postings
         changes = self._source.changes(st.version, version)
         if changes is not None:  # every commit since was this process's own: read just the rows it wrote
             written, deleted = changes.get(namespace, (set(), set()))
-            alive = _retire(st, written | deleted)
+            alive = without_rows(st, written | deleted)
             new = None
             if written:
                 if not written & deleted:  # else the order of writes and deletes matters: read the table
                     new = self._source.written(st.version, version, namespace, written)
                 if new is None:
                     by_id = str(Where(namespace).ids(sorted(written)))
-                    new = _own(self._source.fetch(by_id, with_vector=True), namespace)
-            return self._tidy(self._append(st, version, alive, new))
+                    new = keep_namespace(self._source.fetch(by_id, with_vector=True), namespace)
+            return self._compact_entry(self._append(st, version, alive, new))
         boundary = (st.max_frag + 1) << 32
-        new = _own(
+        new = keep_namespace(
             self._source.fetch(f"{ns_where} AND _rowid >= {int(boundary)}", with_vector=True), namespace
         )
-        alive = _retire(st, new.column("id").to_pylist())  # rewritten: the old row is gone from its fragment
+        alive = without_rows(
+            st, new.column("id").to_pylist()
+        )  # rewritten: the old row is gone from its fragment
         older = f"{ns_where} AND _rowid < {int(boundary)}"
         have = self._source.count(older)
         if have != int(alive.sum()):  # deletes: keep exactly the cached rows still present
@@ -232,38 +234,38 @@ class WarmIndex:
             alive &= np.isin(st.rowid[: st.n], live)
             if have != int(alive.sum()):
                 return None
-        return self._tidy(self._append(st, version, alive, new))
+        return self._compact_entry(self._append(st, version, alive, new))
 
-    def _tidy(self, st: _State) -> _State:
+    def _compact_entry(self, st: Entry) -> Entry:
         """Rebuild once many rows are dead (they still cost search time and skew BM25 lengths); merge the
         table's chunks once appends have split it (row lookups slow down with every chunk)."""
         if st.dead > max(256, st.n // 4):
             keep = np.flatnonzero(st.alive[: st.n])
             return self._build(st.version, st.table.take(pa.array(keep)), st.mat[: st.n][keep])
         if st.table.column(0).num_chunks > 64:
-            return _State(**{**st.__dict__, "table": st.table.combine_chunks()})
+            return Entry(**{**st.__dict__, "table": st.table.combine_chunks()})
         return st
 
     # ------------------------------------------------------------------ building entries
     def _tokens(self, t: pa.Table) -> list[list[str]] | None:
         return self._source.tokenize(t.column("search_text").to_pylist()) if len(t) else []
 
-    def _build(self, version: int, t: pa.Table, vecs: np.ndarray | None = None) -> _State:
+    def _build(self, version: int, t: pa.Table, vecs: np.ndarray | None = None) -> Entry:
         if vecs is None:
-            vecs, t = _split(t)
+            vecs, t = split_vectors(t)
         n, dim = len(t), vecs.shape[1]
         mat = np.empty((n + n // 4 + 1024, dim), dtype=np.float32)
-        mat[:n] = _unit(vecs)
+        mat[:n] = unit_rows(vecs)
         codes = np.empty(mat.shape, dtype=np.int8)
-        codes[:n] = _code(mat[:n])
+        codes[:n] = int8_codes(mat[:n])
         keys: dict[str, dict[str, list[int]]] = {}
-        cols = _columns(t, 0, keys)
+        cols = filter_columns(t, 0, keys)
         tokens = self._tokens(t)
         postings = None
         if tokens is not None:
             postings = Postings()
             postings.add(0, tokens)
-        return _State(
+        return Entry(
             version=version,
             n=n,
             table=t.combine_chunks(),
@@ -272,16 +274,16 @@ class WarmIndex:
             alive=np.ones(n, dtype=bool),
             keys=keys,
             ids={i: j for j, i in enumerate(t.column("id").to_pylist())},
-            max_frag=_max_frag(cols["rowid"], -1),
+            max_frag=max_fragment(cols["rowid"], -1),
             postings=postings,
             **cols,
         )
 
-    def _append(self, st: _State, version: int, alive: np.ndarray, new: pa.Table | None) -> _State:
+    def _append(self, st: Entry, version: int, alive: np.ndarray, new: pa.Table | None) -> Entry:
         if new is None or len(new) == 0:
-            return _State(**{**st.__dict__, "version": version, "alive": alive})
+            return Entry(**{**st.__dict__, "version": version, "alive": alive})
         m = len(new)
-        vecs, t = _split(new)
+        vecs, t = split_vectors(new)
         n = st.n + m
         mat, codes = st.mat, st.codes
         if n > len(mat):  # grow into new buffers; readers of older states keep the old ones
@@ -289,18 +291,18 @@ class WarmIndex:
             mat[: st.n] = st.mat[: st.n]
             codes = np.empty(mat.shape, dtype=np.int8)
             codes[: st.n] = st.codes[: st.n]
-        mat[st.n : n] = _unit(vecs)
-        codes[st.n : n] = _code(mat[st.n : n])
+        mat[st.n : n] = unit_rows(vecs)
+        codes[st.n : n] = int8_codes(mat[st.n : n])
         if st.postings is not None:
             tokens = self._tokens(t)
             if tokens is None:
                 raise RuntimeError("the full-text index disappeared")
             st.postings.add(st.n, tokens)
-        cols = _columns(t, st.n, st.keys)
+        cols = filter_columns(t, st.n, st.keys)
         for j, i in enumerate(t.column("id").to_pylist()):
             st.ids[i] = st.n + j
         grown = {k: np.concatenate([getattr(st, k), v]) for k, v in cols.items()}
-        return _State(
+        return Entry(
             **{
                 **st.__dict__,
                 **grown,
@@ -310,6 +312,6 @@ class WarmIndex:
                 "mat": mat,
                 "codes": codes,
                 "alive": np.concatenate([alive, np.ones(m, dtype=bool)]),
-                "max_frag": _max_frag(cols["rowid"], st.max_frag),
+                "max_frag": max_fragment(cols["rowid"], st.max_frag),
             }
         )

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .filters import Where
-from .warm_state import _EPOCH, _KIND, _STATUS, _State
+from .warm_state import EPOCH, KINDS, STATUSES, Entry
 
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
     ">=": lambda a, b: a >= b,
@@ -19,7 +19,7 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
 
 
 @dataclass
-class Spec:
+class WarmFilter:
     """A recall filter in a form numpy evaluates: every clause is an AND; label clauses match any shared key."""
 
     namespace: str
@@ -50,55 +50,55 @@ class Spec:
         return all(at is not None and _OPS[op](_micros(at), v) for op, v in self.times)
 
 
-def spec_of(where: Where) -> Spec | None:
-    """The Spec of a single-namespace filter, or None when any clause is one this index does not evaluate."""
+def warm_filter_of(where: Where) -> WarmFilter | None:
+    """The WarmFilter of a single-namespace filter, or None when any clause is one this index does not evaluate."""
     kind, *rest = where.parts[0]
     if kind != "namespace":
         return None
-    spec = Spec(namespace=rest[0])
+    flt = WarmFilter(namespace=rest[0])
     for part in where.parts[1:]:
         match part:
             case ("false",):
-                spec.empty = True
+                flt.empty = True
             case ("in", "status" | "kind" as column, values):
                 attr = "statuses" if column == "status" else "kinds"
-                prev = getattr(spec, attr)
-                setattr(spec, attr, set(values) if prev is None else prev & set(values))
+                prev = getattr(flt, attr)
+                setattr(flt, attr, set(values) if prev is None else prev & set(values))
             case ("in", "session_key", values) | ("any", "tag_keys" | "entity_keys", values):
-                spec.any_of.append((part[1], values))
+                flt.any_of.append((part[1], values))
             case ("time", "occurred_at", op, at):
-                spec.times.append((op, _micros(at)))
+                flt.times.append((op, _micros(at)))
             case ("ranges", ranges):
-                if spec.ranges is not None:  # two range clauses are an AND of ORs: LanceDB answers those
+                if flt.ranges is not None:  # two range clauses are an AND of ORs: LanceDB answers those
                     return None
-                spec.ranges = list(ranges)
+                flt.ranges = list(ranges)
             case _:
                 return None
-    return spec
+    return flt
 
 
 def _micros(at: datetime) -> int:
-    delta = at - _EPOCH
+    delta = at - EPOCH
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def _matching(st: _State, spec: Spec) -> np.ndarray:
+def matching_rows(st: Entry, flt: WarmFilter) -> np.ndarray:
     """Live rows passing every clause, as a boolean mask over the first n rows (the numpy twin of accepts)."""
     n = st.n
     mask = st.alive[:n].copy()
-    if spec.empty:
+    if flt.empty:
         return np.zeros(n, dtype=bool)
-    if spec.statuses is not None:
-        mask &= _lookup(_STATUS, spec.statuses)[st.status[:n]]
-    if spec.kinds is not None:
-        mask &= _lookup(_KIND, spec.kinds)[st.kind[:n]]
-    for op, v in spec.times:
+    if flt.statuses is not None:
+        mask &= _lookup(STATUSES, flt.statuses)[st.status[:n]]
+    if flt.kinds is not None:
+        mask &= _lookup(KINDS, flt.kinds)[st.kind[:n]]
+    for op, v in flt.times:
         mask &= st.timed[:n] & _OPS[op](st.occurred[:n], v)
-    for column, keys in spec.any_of:
+    for column, keys in flt.any_of:
         mask &= _rows_with(st, column, keys)
-    if spec.ranges is not None:
+    if flt.ranges is not None:
         hit = np.zeros(n, dtype=bool)
-        for k, lo, hi in spec.ranges:
+        for k, lo, hi in flt.ranges:
             rows = np.array(st.keys.get("session_key", {}).get(k, ()), dtype=np.int64)
             rows = rows[rows < n]
             hit[rows[(st.seq[rows] >= lo) & (st.seq[rows] <= hi)]] = True
@@ -113,7 +113,7 @@ def _lookup(names: list[str], wanted: set[str]) -> np.ndarray:
     return table
 
 
-def _rows_with(st: _State, column: str, keys: frozenset[str]) -> np.ndarray:
+def _rows_with(st: Entry, column: str, keys: frozenset[str]) -> np.ndarray:
     hit = np.zeros(st.n, dtype=bool)
     index = st.keys.get(column, {})
     for k in keys:

@@ -13,9 +13,9 @@ import pyarrow.compute as pc
 from ..models import Kind, Status
 from .bm25 import Postings
 
-_STATUS = [s.value for s in Status]
-_KIND = [k.value for k in Kind]
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+STATUSES = [s.value for s in Status]
+KINDS = [k.value for k in Kind]
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 Hit = tuple[dict, float, np.ndarray]  # (row, score, unit vector)
 # Rows taken from this process's own writes do not know their row address; they never move the fragment
 # boundary, and the next scan of newer fragments reads them again with their real one.
@@ -23,7 +23,7 @@ UNKNOWN_ROWID = np.iinfo(np.uint64).max
 
 
 @dataclass
-class _State:
+class Entry:
     """One namespace at one table version. Never mutated once published, except that arrays, key lists and
     postings may grow past `n`, which readers of this state ignore."""
 
@@ -51,7 +51,7 @@ class _State:
         return self.n - int(self.alive.sum())
 
 
-def _retire(st: _State, ids: Iterable[str]) -> np.ndarray:
+def without_rows(st: Entry, ids: Iterable[str]) -> np.ndarray:
     """The entry's live-row mask with the rows held for `ids` (rewritten or deleted since) turned off."""
     alive = st.alive.copy()
     for i in ids:
@@ -61,7 +61,7 @@ def _retire(st: _State, ids: Iterable[str]) -> np.ndarray:
     return alive
 
 
-def _top(st: _State, rows: np.ndarray, scores: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+def top_rows(st: Entry, rows: np.ndarray, scores: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
     """The best `limit` rows, ties ordered by id: the answer must not depend on where rows sit in memory
     (compaction and refreshes move them, and BLAS rounds the same dot product differently at another offset,
     hence ties are judged on scores rounded to 1e-6)."""
@@ -80,7 +80,7 @@ def _top(st: _State, rows: np.ndarray, scores: np.ndarray, limit: int) -> tuple[
     return rows[order], scores[order]
 
 
-def _pylist(t: pa.Table) -> list[dict[str, Any]]:
+def to_rows(t: pa.Table) -> list[dict[str, Any]]:
     """Rows as dicts. Timestamps are converted here rather than by pyarrow, which takes three times as long as
     for every other column together."""
     stamps = [f.name for f in t.schema if pa.types.is_timestamp(f.type)]
@@ -88,38 +88,38 @@ def _pylist(t: pa.Table) -> list[dict[str, Any]]:
     for name in stamps:
         micros = t.column(name).cast(pa.int64()).to_pylist()
         for r, v in zip(rows, micros, strict=True):
-            r[name] = None if v is None else _EPOCH + timedelta(microseconds=v)
+            r[name] = None if v is None else EPOCH + timedelta(microseconds=v)
     return rows
 
 
-def _own(data: pa.Table, namespace: str) -> pa.Table:
+def keep_namespace(data: pa.Table, namespace: str) -> pa.Table:
     """Defence in depth: only rows of the namespace asked for enter its entry."""
     return data.filter(pc.equal(data.column("namespace"), namespace))
 
 
-def _split(data: pa.Table) -> tuple[np.ndarray, pa.Table]:
+def split_vectors(data: pa.Table) -> tuple[np.ndarray, pa.Table]:
     col = data.column("vector").combine_chunks()
     dim = col.type.list_size
     vecs = col.flatten().to_numpy(zero_copy_only=False).astype(np.float32, copy=False).reshape(-1, dim)
     return vecs, data.drop_columns(["vector"])
 
 
-def _max_frag(rowid: np.ndarray, floor: int) -> int:
+def max_fragment(rowid: np.ndarray, floor: int) -> int:
     """The highest fragment among known row addresses (rows from this process's writes have none yet)."""
     known = rowid[rowid != UNKNOWN_ROWID]
     return max(floor, int(known.max() >> np.uint64(32))) if len(known) else floor
 
 
-def _code(unit_vecs: np.ndarray) -> np.ndarray:
+def int8_codes(unit_vecs: np.ndarray) -> np.ndarray:
     return np.round(unit_vecs * 127.0).astype(np.int8)
 
 
-def _unit(vecs: np.ndarray) -> np.ndarray:
+def unit_rows(vecs: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vecs, axis=1, keepdims=True)
     return np.divide(vecs, norms, out=np.zeros_like(vecs), where=norms > 0).astype(np.float32, copy=False)
 
 
-def _columns(t: pa.Table, base: int, keys: dict[str, dict[str, list[int]]]) -> dict[str, np.ndarray]:
+def filter_columns(t: pa.Table, base: int, keys: dict[str, dict[str, list[int]]]) -> dict[str, np.ndarray]:
     """Per-row filter columns of `t` as numpy, and its label keys added to `keys` (row indices from `base`)."""
     occ = t.column("occurred_at").cast(pa.int64())
     for column in ("tag_keys", "entity_keys"):
@@ -134,8 +134,8 @@ def _columns(t: pa.Table, base: int, keys: dict[str, dict[str, list[int]]]) -> d
         if k:
             index.setdefault(k, []).append(base + j)
     return {
-        "status": _codes(t.column("status"), _STATUS),
-        "kind": _codes(t.column("kind"), _KIND),
+        "status": value_codes(t.column("status"), STATUSES),
+        "kind": value_codes(t.column("kind"), KINDS),
         "seq": pc.fill_null(t.column("seq"), 0).to_numpy().astype(np.int64),
         "occurred": pc.fill_null(occ, 0).to_numpy().astype(np.int64),
         "timed": pc.is_valid(occ).to_numpy(zero_copy_only=False),
@@ -143,5 +143,5 @@ def _columns(t: pa.Table, base: int, keys: dict[str, dict[str, list[int]]]) -> d
     }
 
 
-def _codes(column: pa.ChunkedArray, values: list[str]) -> np.ndarray:
+def value_codes(column: pa.ChunkedArray, values: list[str]) -> np.ndarray:
     return pc.fill_null(pc.index_in(column, value_set=pa.array(values)), -1).to_numpy().astype(np.int8)

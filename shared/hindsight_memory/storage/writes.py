@@ -10,7 +10,7 @@ import pyarrow as pa
 from ..models import Memory
 from .filters import Where
 from .schema import EVENT_SCHEMA, TS, memory_to_row
-from .tables import COLD, EVENTS, MEMORIES, Tables
+from .tables import MEMORIES, Tables
 
 # The warm index refreshes from the rows this process's recent upserts wrote, instead of reading them back.
 WRITTEN_ROWS_KEPT, WRITTEN_COMMITS_KEPT = 512, 16
@@ -24,12 +24,12 @@ class Writes(Tables):
         rows = pa.Table.from_pylist(
             [memory_to_row(m, v) for m, v in zip(memories, vectors, strict=True)], schema=self._schema
         )
-        t = self.cold if table == COLD else self.memories
+        t = self._table(table)
         res = self._retry(
             lambda: t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
         )
         if table == MEMORIES:
-            self._note(res.version, memories, (), rows)
+            self._remember_commit(res.version, memories, (), rows)
 
     def append_events(self, rows: list[dict[str, Any]]) -> None:
         """Append raw events; ids are deterministic, so a redelivered batch inserts nothing twice."""
@@ -41,12 +41,12 @@ class Writes(Tables):
     def delete(self, namespace: str, ids: Iterable[str], table: str = MEMORIES) -> None:
         ids = list(ids)
         where = str(Where(namespace).ids(ids))
-        t = {MEMORIES: self.memories, EVENTS: self.events, COLD: self.cold}[table]
+        t = self._table(table)
         res = self._retry(lambda: t.delete(where))
         if table == MEMORIES:
-            self._note(res.version, (), [(namespace, i) for i in ids])
+            self._remember_commit(res.version, (), [(namespace, i) for i in ids])
 
-    def _note(
+    def _remember_commit(
         self,
         version: int,
         written: Sequence[Memory],

@@ -80,9 +80,9 @@ def _store_namespace(
     if not fresh:
         return
 
-    # 2. one embedding pass for the whole batch; short turns carry the turns before them (see _situate)
+    # 2. one embedding pass for the whole batch; short turns carry the turns before them (see _with_preceding_turns)
     next_seq, tails = _session_state(writer, ns, {it.session_id for _, it in fresh if it.session_id})
-    fresh = _situate(fresh, tails)
+    fresh = _with_preceding_turns(fresh, tails)
     texts = [embedding_text(it.content, it.context) for _, it in fresh]
     vectors = np.concatenate(
         [
@@ -205,7 +205,7 @@ def _is_short(text: str) -> bool:
     return len(text) <= (_SHORT_CJK_CHARS if has_cjk(text) else _SHORT_CHARS)
 
 
-def _situate(
+def _with_preceding_turns(
     fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]]
 ) -> list[tuple[int, PreparedItem]]:
     """A short turn ("14 June.", "Her name is Ottilie.") means little alone: its meaning lives in the turns
