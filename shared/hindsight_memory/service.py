@@ -5,9 +5,10 @@ import logging
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from .config import Settings
 from .counters import Counters
@@ -32,6 +33,9 @@ from .writer.messages import (
 )
 from .writer.queue import InProcessQueue, SqsQueue, WriteQueue
 from .writer.writer import StoreOutcome, Writer
+
+if TYPE_CHECKING:  # imported on first reflection: most processes never reflect
+    from .reflection import Reflector
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +64,7 @@ class MemoryService:
         self._touched_at = time.monotonic()
         self._touch_lock = threading.Lock()
         self.llm: Any = None  # reflection's LLMClient; None = heuristic mode (set by build_service)
-        self._reflector: Any = None
+        self._reflector: Reflector | None = None
 
     # ------------------------------------------------------------------ store
     def store_memories(self, req: StoreRequest, timeout_s: float = 120.0) -> StoreResult:
@@ -92,7 +96,7 @@ class MemoryService:
             duplicates_of=out.duplicates_of,
         )
 
-    def _prepare(self, namespace: str, item: MemoryCreate, now) -> PreparedItem:
+    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime) -> PreparedItem:
         s = self.settings
         content = normalize(item.content)
         if not content:
@@ -149,13 +153,13 @@ class MemoryService:
             self.queue.submit(TouchOp(namespace=ns, ids=sorted(counts), counts=dict(counts), at=utcnow()))
 
     # ------------------------------------------------------------------ feedback, forget
-    def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict:
+    def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict[str, Any]:
         validate_namespace(namespace)
         res = self.apply_op(FeedbackOp(namespace=namespace, id=memory_id, useful=useful, at=utcnow()))
         self.counters.feedback["useful" if useful else "not_useful"] += 1
         return res or {"queued": True}
 
-    def forget(self, namespace: str, ids: list[str], purge: bool = False) -> dict:
+    def forget(self, namespace: str, ids: list[str], purge: bool = False) -> dict[str, Any]:
         validate_namespace(namespace)
         if not ids:
             raise InvalidInput("give the ids to forget")
@@ -175,7 +179,7 @@ class MemoryService:
         self.retriever = Retriever(self.store, self.embedder, self.settings, self.retriever.reranker)
 
     # ------------------------------------------------------------------ stats
-    def stats(self, namespace: str) -> dict:
+    def stats(self, namespace: str) -> dict[str, Any]:
         validate_namespace(namespace)
         return {
             "namespace": namespace,
@@ -197,7 +201,7 @@ class MemoryService:
         everything: bool = False,
         purge: bool = False,
         subtree: bool = False,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Forget by filter (a lifecycle.ForgetFilter or its dict) or the whole namespace (with `subtree`, also
         every namespace under it).
 
@@ -220,13 +224,13 @@ class MemoryService:
         )
         return self.apply_op(op, timeout_s=3600) or {"queued": True}
 
-    def archive(self, namespace: str, ids: list[str]) -> dict:
+    def archive(self, namespace: str, ids: list[str]) -> dict[str, Any]:
         from .writer.messages import ArchiveOp
 
         validate_namespace(namespace)
         return self.apply_op(ArchiveOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
 
-    def restore(self, namespace: str, ids: list[str]) -> dict:
+    def restore(self, namespace: str, ids: list[str]) -> dict[str, Any]:
         """Bring archived (cold) or soft-forgotten memories back."""
         from .writer.messages import RestoreOp
 
@@ -235,7 +239,7 @@ class MemoryService:
 
     def compact(
         self, namespace: str | None = None, max_seconds: float | None = None, max_rows: int | None = None
-    ) -> dict:
+    ) -> dict[str, Any]:
         """One bounded, resumable compaction run (tiers, archive, merges, histories, table upkeep)."""
         from .lifecycle.compact import compact
 
@@ -243,17 +247,21 @@ class MemoryService:
             validate_namespace(namespace)
         return compact(self, namespace, max_seconds=max_seconds, max_rows=max_rows)
 
-    def export_records(self, namespace: str | None = None, *, vectors: bool = True):
+    def export_records(
+        self, namespace: str | None = None, *, vectors: bool = True
+    ) -> Iterator[dict[str, Any]]:
         from .lifecycle.export import export_records
 
         return export_records(self.store, namespace, vectors=vectors)
 
-    def import_records(self, namespace: str | None, records, *, confidence: float | None = None) -> dict:
+    def import_records(
+        self, namespace: str | None, records: Iterable[dict[str, Any]], *, confidence: float | None = None
+    ) -> dict[str, Any]:
         from .lifecycle.export import import_records
 
         return import_records(self, namespace, records, confidence=confidence)
 
-    def reindex(self, embedder_spec: str) -> dict:
+    def reindex(self, embedder_spec: str) -> dict[str, Any]:
         """Re-embed everything with another model into new tables, then switch; recall keeps working."""
         from .lifecycle.reindex import reindex
 
@@ -261,7 +269,7 @@ class MemoryService:
 
     # ------------------------------------------------------------------ reflection (thin: see reflection/)
     @property
-    def reflector(self) -> Any:
+    def reflector(self) -> Reflector:
         if self._reflector is None:
             from .reflection import Prompts, Reflector, RunLog
 
@@ -277,9 +285,9 @@ class MemoryService:
         self,
         namespace: str,
         session_id: str | None = None,
-        trajectory: list[dict] | None = None,
+        trajectory: list[dict[str, Any]] | None = None,
         trigger: str = "task_end",
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Distil a finished task into an episode and lessons.
 
         Raises:
@@ -289,13 +297,13 @@ class MemoryService:
             namespace, session_id=session_id, trajectory=trajectory, trigger=trigger
         )
 
-    def induce(self, namespace: str) -> dict:
+    def induce(self, namespace: str) -> dict[str, Any]:
         """Turn clusters of similar episodes into lessons; decay lessons not confirmed for long."""
         from .reflection import induce
 
         return induce(self.reflector, validate_namespace(namespace))
 
-    def reflection_stats(self, namespace: str) -> dict:
+    def reflection_stats(self, namespace: str) -> dict[str, Any]:
         """LLM calls, tokens and cost of reflection in this namespace, and deferred work waiting for budget."""
         return {
             "mode": "llm" if self.llm else "heuristic",

@@ -5,6 +5,7 @@ import logging
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -47,7 +48,7 @@ def has_cjk(text: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _jieba():
+def _jieba() -> Any:  # jieba ships no type information
     import jieba
 
     jieba.setLogLevel(logging.WARNING)

@@ -89,9 +89,11 @@ def test_an_error_that_is_not_a_conflict_fails_at_once_without_a_retry(tmp_path,
         attempts.append(1)
         return store.memories.delete("no_such_column = 1")  # LanceDB rejects the filter
 
-    with caplog.at_level(logging.WARNING, logger="hindsight_memory.storage.tables"):
-        with pytest.raises((ValueError, RuntimeError)) as raised:
-            store._retry(bad_delete)
+    with (
+        caplog.at_level(logging.WARNING, logger="hindsight_memory.storage.tables"),
+        pytest.raises((ValueError, RuntimeError)) as raised,
+    ):
+        store._retry(bad_delete)
 
     assert not isinstance(raised.value, StorageConflict) and not is_commit_conflict(raised.value)
     assert attempts == [1] and not _retry_warnings(caplog)

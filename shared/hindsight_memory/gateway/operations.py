@@ -2,7 +2,7 @@
 Everything here is synchronous; the edges run it in a worker thread."""
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
@@ -32,16 +32,20 @@ class Operations:
 
     # ------------------------------------------------------------------ agent tools
     def store(
-        self, who: Principal, namespace: str, items: list[dict | MemoryCreate], wait: bool = False
-    ) -> dict:
+        self,
+        who: Principal,
+        namespace: str,
+        items: Sequence[dict[str, Any] | MemoryCreate],
+        wait: bool = False,
+    ) -> dict[str, Any]:
         if len(items) > self.settings.max_items_per_store:
             raise LimitExceeded(f"at most {self.settings.max_items_per_store} items per store call")
         # Validate every item before anything is queued: a bad item fails the whole call, nothing half-stored.
-        req = StoreRequest(namespace=namespace, items=items, wait=wait)
+        req = StoreRequest.model_validate({"namespace": namespace, "items": items, "wait": wait})
         res = self._svc(who, namespace).store_memories(req)
         return res.model_dump(mode="json")
 
-    def recall(self, who: Principal, query: RecallQuery) -> dict:
+    def recall(self, who: Principal, query: RecallQuery) -> dict[str, Any]:
         if query.top_k > self.settings.max_top_k:
             raise LimitExceeded(f"top_k is at most {self.settings.max_top_k}")
         for name in ("since", "until", "now"):
@@ -63,7 +67,7 @@ class Operations:
         filter: Any = None,
         everything: bool = False,
         include_subnamespaces: bool = False,
-    ) -> dict:
+    ) -> dict[str, Any]:
         if sum(map(bool, (ids, filter is not None, everything))) != 1:
             raise InvalidInput("give exactly one of: ids, a filter, or everything=true")
         if include_subnamespaces and not everything:
@@ -78,7 +82,7 @@ class Operations:
             namespace, where=where, everything=everything, purge=purge, subtree=include_subnamespaces
         )
 
-    def feedback(self, who: Principal, namespace: str, memory_id: str, useful: bool) -> dict:
+    def feedback(self, who: Principal, namespace: str, memory_id: str, useful: bool) -> dict[str, Any]:
         if not memory_id or len(memory_id) > 128:
             raise InvalidInput("id must be a memory id returned by recall")
         return self._svc(who, namespace).feedback(namespace, memory_id, useful)
@@ -90,18 +94,18 @@ class Operations:
         session_id: str | None = None,
         trajectory: list[dict[str, Any]] | None = None,
         trigger: str = "task_end",
-    ) -> dict:
+    ) -> dict[str, Any]:
         if not session_id and not trajectory:
             raise InvalidInput("give a session_id or an inline trajectory")
         svc = self._svc(who, namespace)
         return svc.reflect(namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
 
     # ------------------------------------------------------------------ admin tools
-    def stats(self, who: Principal, namespace: str) -> dict:
+    def stats(self, who: Principal, namespace: str) -> dict[str, Any]:
         who.require_admin()
         return self._svc(who, namespace).stats(namespace)
 
-    def export(self, who: Principal, namespace: str, limit: int = 1000) -> dict:
+    def export(self, who: Principal, namespace: str, limit: int = 1000) -> dict[str, Any]:
         who.require_admin()
         if not 1 <= limit <= MAX_EXPORT:
             raise LimitExceeded(f"limit must be between 1 and {MAX_EXPORT}")
@@ -116,13 +120,13 @@ class Operations:
             "truncated": len(records) > limit,
         }
 
-    def import_(self, who: Principal, namespace: str, records: list[dict[str, Any]]) -> dict:
+    def import_(self, who: Principal, namespace: str, records: list[dict[str, Any]]) -> dict[str, Any]:
         who.require_admin()
         if len(records) > MAX_EXPORT:
             raise LimitExceeded(f"at most {MAX_EXPORT} records per import call")
         return self._svc(who, namespace).import_records(namespace, records)
 
-    def compact(self, who: Principal, namespace: str | None = None) -> dict:
+    def compact(self, who: Principal, namespace: str | None = None) -> dict[str, Any]:
         who.require_admin()
         if namespace is None:
             if "*" not in who.namespaces:

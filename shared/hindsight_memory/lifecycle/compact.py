@@ -31,7 +31,7 @@ def compact(
     max_rows: int | None = None,
     now: datetime | None = None,
     upkeep: bool = True,
-) -> dict:
+) -> dict[str, Any]:
     """One bounded run over one namespace or all of them; `done` is False when the budget ran out first."""
     s = svc.settings
     deadline = time.monotonic() + (max_seconds if max_seconds is not None else s.compact_max_seconds)
@@ -75,7 +75,7 @@ def compact(
 
 
 def _namespace(
-    svc: MemoryPort, ns: str, after: str, budget: int, deadline: float, now: datetime, report: dict
+    svc: MemoryPort, ns: str, after: str, budget: int, deadline: float, now: datetime, report: dict[str, Any]
 ) -> tuple[str | None, int]:
     """Process memories of `ns` with ids after `after`, in id order; returns (last id if stopped early, rows used)."""
     store, s = svc.store, svc.settings
@@ -85,7 +85,7 @@ def _namespace(
     todo, stopped = mems[:budget], None
     if len(mems) > budget:
         stopped = todo[-1].id
-    tiers: dict[str, dict] = {}
+    tiers: dict[str, dict[str, Any]] = {}
     archive: list[str] = []
     for m in todo:
         if should_archive(m, now, s):

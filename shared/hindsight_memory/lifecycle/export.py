@@ -31,7 +31,7 @@ VERSION = 1
 BATCH = 200
 
 
-def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -> Iterator[dict]:
+def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -> Iterator[dict[str, Any]]:
     """Header, then every memory (hot, warm and cold), then every event of `namespace` (None: all)."""
     if namespace is not None:
         validate_namespace(namespace)
@@ -62,11 +62,11 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
 def import_records(
     svc: MemoryPort,
     namespace: str | None,
-    records: Iterable[dict],
+    records: Iterable[dict[str, Any]],
     *,
     confidence: float | None = None,
     on_record: Any = None,
-) -> dict:
+) -> dict[str, Any]:
     """Import exported records (into their own namespace, or all into `namespace`) and seeds (need `namespace`).
 
     Raises:
@@ -78,7 +78,7 @@ def import_records(
         raise InvalidInput("confidence must be between 0 and 1")
     summary = {"memories": 0, "events": 0, "seeds": 0, "re_embedded": 0, "seeds_deduplicated": 0}
     mems: dict[str, list[ImportedMemory]] = defaultdict(list)
-    events: dict[str, list[dict]] = defaultdict(list)
+    events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     seeds: list[MemoryCreate] = []
     for n, rec in enumerate(records, start=1):
         kind, value = parse_record(rec, n, namespace, confidence)
@@ -153,7 +153,9 @@ def _moved_id(namespace: str, old: str) -> str:
 
 
 def _moved(m: Memory, namespace: str) -> Memory:
-    mv = lambda i: _moved_id(namespace, i) if i else i  # noqa: E731
+    def mv(i: str | None) -> str | None:
+        return _moved_id(namespace, i) if i else i
+
     meta = dict(m.metadata)
     if MERGED_FROM in meta:
         meta[MERGED_FROM] = [mv(i) for i in meta[MERGED_FROM]]
@@ -169,7 +171,7 @@ def _moved(m: Memory, namespace: str) -> Memory:
     )
 
 
-def _flush(svc: MemoryPort, mems: dict, events: dict, summary: dict) -> None:
+def _flush(svc: MemoryPort, mems: dict[str, Any], events: dict[str, Any], summary: dict[str, Any]) -> None:
     for ns in sorted(set(mems) | set(events)):
         out = svc.apply_op(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
         if out is None:  # a remote writer: queued, counted as sent
@@ -180,8 +182,11 @@ def _flush(svc: MemoryPort, mems: dict, events: dict, summary: dict) -> None:
     events.clear()
 
 
-def _store_seeds(svc: MemoryPort, namespace: str | None, seeds: list[MemoryCreate], summary: dict) -> None:
+def _store_seeds(
+    svc: MemoryPort, namespace: str | None, seeds: list[MemoryCreate], summary: dict[str, Any]
+) -> None:
     if seeds:
+        assert namespace is not None  # parse_record refuses a seed without a target namespace
         res = svc.store_memories(StoreRequest(namespace=namespace, items=list(seeds), wait=True))
         summary["seeds"] += res.stored
         summary["seeds_deduplicated"] += res.deduplicated
@@ -191,7 +196,7 @@ def _store_seeds(svc: MemoryPort, namespace: str | None, seeds: list[MemoryCreat
 # ---------------------------------------------------------------------- files (called by the CLI)
 def export_jsonl(
     svc: MemoryPort, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
-) -> dict:
+) -> dict[str, Any]:
     """Write an export file; returns a summary (counts per record type, bytes)."""
     from tqdm import tqdm
 
@@ -212,7 +217,7 @@ def export_jsonl(
     }
 
 
-def _lines(path: Path) -> Iterator[dict]:
+def _lines(path: Path) -> Iterator[dict[str, Any]]:
     with path.open(encoding="utf-8") as f:
         for n, line in enumerate(f, start=1):
             if line.strip():
@@ -229,7 +234,7 @@ def import_jsonl(
     *,
     confidence: float | None = None,
     progress: bool = True,
-) -> dict:
+) -> dict[str, Any]:
     """Validate the whole file first (nothing is written if any line is bad), then import it."""
     from tqdm import tqdm
 
@@ -253,7 +258,7 @@ def import_csv(
     *,
     confidence: float | None = None,
     progress: bool = True,
-) -> dict:
+) -> dict[str, Any]:
     """Simple facts, one per row: a `content` column, optional kind, tags and entities (`;`-separated),
     importance, confidence, occurred_at, slot, session_id. Every row is validated before any is stored."""
     from tqdm import tqdm

@@ -1,6 +1,7 @@
 """Lifecycle operations as the single writer applies them: forget, archive, restore, merge, import, upkeep and the
 reindex switch, registered with the writer as handlers."""
 
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -62,7 +63,7 @@ HANDLERS: dict[type, Handler] = {
 }
 
 
-def merge(store: LanceStore, op: MergeOp) -> dict:
+def merge(store: LanceStore, op: MergeOp) -> dict[str, Any]:
     """`keep` takes the absorbed memories' sources, counts and labels; the absorbed rows go (their events stay,
     and `keep` lists them, so forgetting an absorbed id still finds its content)."""
     found = {m.id: (m, v) for m, v in store.get(op.namespace, [op.keep, *op.absorb], with_vectors=True)}
@@ -106,14 +107,14 @@ def merge(store: LanceStore, op: MergeOp) -> dict:
     return {"merged": len(gone), "into": keep.id}
 
 
-def _union(lists: Any) -> list:
-    out: list = []
+def _union(lists: Iterable[list[str]]) -> list[str]:
+    out: list[str] = []
     for values in lists:
         out += [v for v in values if v not in out]
     return out
 
 
-def import_memories(store: LanceStore, embedder: Any, op: ImportOp) -> dict:
+def import_memories(store: LanceStore, embedder: Any, op: ImportOp) -> dict[str, Any]:
     """Write exported memories and events back as they were; vectors of another model are re-embedded.
 
     Raises:

@@ -5,6 +5,7 @@ confidence. Nothing is deleted here."""
 import hashlib
 from collections import Counter
 from datetime import datetime, timedelta
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +23,7 @@ STALE_DAYS, DECAY_STEP, DECAY_EVERY_DAYS = 90, 0.1, 30
 HEURISTIC_CAP = 0.4  # patterns found without an LLM stay low-confidence candidates
 
 
-def induce(reflector: Reflector, namespace: str, now: datetime | None = None) -> dict:
+def induce(reflector: Reflector, namespace: str, now: datetime | None = None) -> dict[str, Any]:
     """Cluster un-induced episodes, write one lesson per cluster, decay stale lessons; record the run."""
     svc, now = reflector.service, now or utcnow()
     episodes = [
@@ -181,7 +182,7 @@ def _lesson(
     return item, members, match
 
 
-def _pattern(members: list[Memory], outcomes: Counter, chinese: bool) -> str:
+def _pattern(members: list[Memory], outcomes: Counter[str], chinese: bool) -> str:
     """A heuristic summary: the most typical episode's intent, the tools and the outcomes seen."""
     intents = [m.metadata["episode"].get("intent", "") for m in members]
     tools = [

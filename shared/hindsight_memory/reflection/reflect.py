@@ -4,16 +4,18 @@ answer needs a repair); none for trivial tasks or in heuristic mode."""
 
 import logging
 import uuid
+from typing import Any
 
 from ..errors import BudgetExceeded, InvalidInput
 from ..llm import Budget, LLMClient, LLMError, Usage
-from ..models import Kind, MemoryCreate, Source, Status, StoreRequest, utcnow
+from ..models import Kind, Memory, MemoryCreate, Source, Status, StoreRequest, utcnow
 from ..namespaces import validate_namespace
 from ..ports import MemoryPort
 from ..storage.filters import Where
 from ..text import content_hash
-from ..writer.messages import AdjustOp, ClearWorkingOp, idempotency_key, memory_id
+from ..writer.messages import AdjustOp, ClearWorkingOp, WriteOp, idempotency_key, memory_id
 from . import anomaly as anomalies_
+from .anomaly import Anomaly
 from .episode import EpisodeDraft, ReflectionDraft, episode_text, heuristic_episode
 from .prompts import Prompts
 from .runs import RunLog
@@ -48,10 +50,10 @@ class Reflector:
         self,
         namespace: str,
         session_id: str | None = None,
-        trajectory: list[dict] | None = None,
+        trajectory: list[dict[str, Any]] | None = None,
         trigger: str = "task_end",
         resolves: str | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Reflect on a session (or an inline trajectory, recorded first). Returns what was decided and why.
 
         Raises:
@@ -131,7 +133,9 @@ class Reflector:
         return {**base, **result, "status": "done", "run_id": run, "usage": budget.usage.as_dict()}
 
     # ------------------------------------------------------------------ LLM
-    def _draft(self, traj: Trajectory, found: list, budget: Budget) -> tuple[ReflectionDraft, dict[str, str]]:
+    def _draft(
+        self, traj: Trajectory, found: list[Anomaly], budget: Budget
+    ) -> tuple[ReflectionDraft, dict[str, str]]:
         """The LLM's episode and lessons, and the refs (K1..) of the existing lessons it was shown."""
         ns = traj.namespace
         used = self.runs.tokens_today(ns)
@@ -155,7 +159,7 @@ class Reflector:
             self.prompts.get(ns, "reflect_system"), user, ReflectionDraft, budget
         ), refs
 
-    def _related(self, traj: Trajectory) -> list:
+    def _related(self, traj: Trajectory) -> list[Memory]:
         text = " ".join(t.content for t in traj.turns if t.source == "user")[:2000] or traj.turns[0].content
         qvec = self.service.embedder.embed_query(text)
         where = Where(traj.namespace).enum_in("status", [Status.active]).enum_in("kind", [Kind.semantic])
@@ -163,8 +167,13 @@ class Reflector:
 
     # ------------------------------------------------------------------ writing
     def _write(
-        self, traj: Trajectory, found: list, draft: ReflectionDraft, refs: dict[str, str], trigger: str
-    ) -> dict:
+        self,
+        traj: Trajectory,
+        found: list[Anomaly],
+        draft: ReflectionDraft,
+        refs: dict[str, str],
+        trigger: str,
+    ) -> dict[str, Any]:
         ns, ep = traj.namespace, draft.episode
         weight = anomalies_.weight(found)
         episode = self._episode_item(traj, found, ep, trigger, weight)
@@ -217,7 +226,8 @@ class Reflector:
                 items.append(item)
             decisions.append(entry)
         stored = self.service.store_memories(StoreRequest(namespace=ns, items=items, wait=True))
-        for op in [*adjust, ClearWorkingOp(namespace=ns, session_id=traj.session_id)]:
+        ops: list[WriteOp] = [*adjust, ClearWorkingOp(namespace=ns, session_id=traj.session_id)]
+        for op in ops:
             self.service.apply_op(op)
         return {
             "episode_id": stored.duplicates_of.get(episode_id, episode_id),
@@ -227,7 +237,7 @@ class Reflector:
         }
 
     def _episode_item(
-        self, traj: Trajectory, found: list, ep: EpisodeDraft, trigger: str, weight: float
+        self, traj: Trajectory, found: list[Anomaly], ep: EpisodeDraft, trigger: str, weight: float
     ) -> MemoryCreate:
         tags = (
             ["episode", f"outcome:{ep.outcome}"]
@@ -272,8 +282,8 @@ class Reflector:
             idempotency_key=f"reflection-lesson|{traj.session_id}|{traj.digest()}|{content_hash(v.text)}",
         )
 
-    def _provenance(self, trigger: str, found: list) -> dict:
-        out: dict = {"mode": self.mode, "trigger": trigger, "at": utcnow().isoformat()}
+    def _provenance(self, trigger: str, found: list[Anomaly]) -> dict[str, Any]:
+        out: dict[str, Any] = {"mode": self.mode, "trigger": trigger, "at": utcnow().isoformat()}
         if self.llm:
             out["model"] = self.llm.model
         if found:

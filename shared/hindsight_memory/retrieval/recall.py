@@ -123,8 +123,8 @@ class Retriever:
         )
 
     def _search(
-        self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future
-    ) -> tuple[list[Candidate], dict]:
+        self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future[np.ndarray]
+    ) -> tuple[list[Candidate], dict[str, Any]]:
         where = self._where(q, window)
         n = max(self.settings.candidate_pool, q.top_k * 4)
         fts_future = (
@@ -245,7 +245,7 @@ class Retriever:
         seeds = [c.memory for c in best if c.memory.session_id and invites_reply(c.memory.content)]
         if seeds:
             have = {(c.memory.session_id, c.memory.seq) for c in cands.values()}
-            ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds}
+            ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds if m.session_id}
             for m, vec in self.store.neighbours(
                 q.namespace,
                 lambda w_: self._where(q, window, w_).session_ranges(ranges),
@@ -286,15 +286,18 @@ class Retriever:
         for i, a in enumerate(head):
             for j in range(i + 1, len(head)):
                 b = head[j]
-                if vecs[i] is None or vecs[j] is None or b.memory.occurred_at <= a.memory.occurred_at:
+                va, vb = vecs[i], vecs[j]
+                if va is None or vb is None or b.memory.occurred_at <= a.memory.occurred_at:
                     continue
-                if float(np.dot(vecs[i], vecs[j])) >= same:
+                if float(np.dot(va, vb)) >= same:
                     a.factors["newer_alike"] = 1.0
                     a.score *= OLDER_ALIKE_PRIOR
                     break
         return sorted(ordered, key=lambda x: x.score, reverse=True)
 
     def _rerank(self, query: str, ordered: list[Candidate]) -> None:
+        if self.reranker is None:
+            return
         head = ordered[:20]
         scores = self.reranker.scores(query, [c.memory.content for c in head])
         for c, s in zip(head, scores, strict=True):

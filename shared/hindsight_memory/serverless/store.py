@@ -31,7 +31,7 @@ class StoreConsumer:
         embedder = make_embedder(settings.embedder, settings.embed_threads)
         return cls(build_writer(settings, build_store(settings, embedder), embedder))
 
-    def handle(self, event: Any) -> dict:
+    def handle(self, event: Any) -> dict[str, Any]:
         """Lambda entry: an SQS batch in, a partial batch response out.
 
         Raises:

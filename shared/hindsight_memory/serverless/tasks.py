@@ -17,13 +17,14 @@ from .events import BatchResponse, CompactTask, is_sqs_event, parse_sqs, schedul
 
 log = logging.getLogger(__name__)
 
-Trigger = Callable[[Any, dict], dict]
+Trigger = Callable[[Any, dict[str, Any]], dict[str, Any]]
 
 
-def recall(service: Any, event: Any) -> dict:
+def recall(service: Any, event: Any) -> dict[str, Any]:
     """Direct invocation: a RecallQuery as JSON in, a RecallResult (or an error body) out."""
     try:
-        return service.recall(RecallQuery.model_validate(event)).model_dump(mode="json")
+        result: dict[str, Any] = service.recall(RecallQuery.model_validate(event)).model_dump(mode="json")
+        return result
     except (HindsightError, ValidationError) as exc:
         return invocation_error(exc)
 
@@ -35,7 +36,7 @@ def reflection_trigger() -> Trigger:
     return run_trigger
 
 
-def reflect(service: Any, event: Any, run_trigger: Trigger | None = None) -> dict:
+def reflect(service: Any, event: Any, run_trigger: Trigger | None = None) -> dict[str, Any]:
     """Reflect-queue batch (task-end, anomaly) or a scheduled trigger ({"trigger": "periodic" | "induction"})."""
     run = run_trigger or reflection_trigger()
     if not is_sqs_event(event):
@@ -56,7 +57,7 @@ def reflect(service: Any, event: Any, run_trigger: Trigger | None = None) -> dic
     return BatchResponse(failed=failed).to_lambda()
 
 
-def compact(service: Any, event: Any) -> dict:
+def compact(service: Any, event: Any) -> dict[str, Any]:
     """Scheduled compaction ({"task": "compact"}), for every namespace or the listed ones.
 
     Raises:

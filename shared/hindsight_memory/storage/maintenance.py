@@ -3,6 +3,7 @@ every table (live and retired) and dropping every old version so purged data can
 
 from collections.abc import Iterable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import pyarrow as pa
@@ -54,20 +55,15 @@ class Maintenance(Tables):
             if rows >= scalar_min_rows:
                 for column, kind in _SCALAR_INDEXES[name]:
                     if column not in have:
-                        self._retry(
-                            lambda t=t, c=column, k=kind: t.create_index(c, config=kinds[k](), replace=True)
-                        )
+                        self._retry(partial(t.create_index, column, config=kinds[kind](), replace=True))
                         built.append(f"{name}.{column}")
             if name != EVENTS and rows >= vector_min_rows and "vector" not in have:
-                self._retry(
-                    lambda t=t: t.create_index(
-                        "vector", config=IvfHnswSq(distance_type="cosine"), replace=True
-                    )
-                )
+                vector_index = IvfHnswSq(distance_type="cosine")
+                self._retry(partial(t.create_index, "vector", config=vector_index, replace=True))
                 built.append(f"{name}.vector")
         before = self.table_stats()
         for t in (self.memories, self.events, self.cold):
-            self._retry(lambda t=t: t.optimize(cleanup_older_than=retention))
+            self._retry(partial(t.optimize, cleanup_older_than=retention))
         return {"indexes_built": built, "before": before, "after": self.table_stats()}
 
     def purge_history(self) -> None:
@@ -78,7 +74,7 @@ class Maintenance(Tables):
             self.ensure_fts_index()
         for name in self.table_names():
             t = self._table_named(name)
-            self._retry(lambda t=t: t.optimize(cleanup_older_than=timedelta(0), delete_unverified=True))
+            self._retry(partial(t.optimize, cleanup_older_than=timedelta(0), delete_unverified=True))
 
     def versions_containing(self, needle: str) -> list[tuple[str, int]]:
         """(table, version) pairs whose rows still contain `needle` in any text column; for purge audits.
@@ -107,7 +103,7 @@ class Maintenance(Tables):
         )
         for name in self.memory_tables():
             t = self._table_named(name)
-            self._retry(lambda t=t: t.delete(mem_where))
+            self._retry(partial(t.delete, mem_where))
         self._retry(lambda: self.events.delete(ev_where))
 
     def purge_namespace(self, namespace: str) -> None:
@@ -115,4 +111,4 @@ class Maintenance(Tables):
         where = str(Where(namespace))
         for name in [*self.memory_tables(), EVENTS]:
             t = self._table_named(name)
-            self._retry(lambda t=t: t.delete(where))
+            self._retry(partial(t.delete, where))

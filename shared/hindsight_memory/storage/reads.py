@@ -35,7 +35,7 @@ class Reads(Tables):
         rows = self._rows(t, build(Where(namespace)), None if with_vectors else SEARCH_COLUMNS, limit)
         return [(row_to_memory(r), r.get("vector")) for r in self._only_namespace(namespace, rows)]
 
-    def events_by_idem(self, namespace: str, idem_keys: Iterable[str]) -> dict[str, dict]:
+    def events_by_idem(self, namespace: str, idem_keys: Iterable[str]) -> dict[str, dict[str, Any]]:
         rows = self._rows(
             self.events,
             Where(namespace).keys_in("idem_key", idem_keys),
@@ -45,12 +45,13 @@ class Reads(Tables):
 
     def find_events(
         self, namespace: str, build: Callable[[Where], Where], limit: int | None = None
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         return self._only_namespace(namespace, self._rows(self.events, build(Where(namespace)), None, limit))
 
     def count(self, namespace: str | None = None, table: str = MEMORIES) -> int:
         t = self._table(table)
-        return t.count_rows(str(Where(namespace))) if namespace else t.count_rows()
+        n: int = t.count_rows(str(Where(namespace))) if namespace else t.count_rows()
+        return n
 
     def status_counts(self, namespace: str | None) -> dict[str, dict[str, int]]:
         """Memories by kind and status in one namespace, or (None) tenant-wide, for operators' metrics."""
@@ -78,7 +79,7 @@ class Reads(Tables):
             rows = self._only_namespace(namespace, rows) if namespace else rows
             yield [(row_to_memory(r), r.get("vector")) for r in rows]
 
-    def scan_events(self, namespace: str | None, batch_rows: int = 2048) -> Iterator[list[dict]]:
+    def scan_events(self, namespace: str | None, batch_rows: int = 2048) -> Iterator[list[dict[str, Any]]]:
         where = Where(namespace) if namespace else Where.all_namespaces()
         for batch in self.events.search().where(str(where)).to_batches(batch_rows):
             rows = batch.to_pylist()

@@ -31,7 +31,7 @@ class RunLogTable(Tables):
             data = pa.Table.from_pylist(rows, schema=RUN_SCHEMA)
             self._retry(lambda: self._runs().merge_insert("id").when_not_matched_insert_all().execute(data))
 
-    def runs(self, namespace: str, since: datetime | None = None) -> list[dict]:
+    def runs(self, namespace: str, since: datetime | None = None) -> list[dict[str, Any]]:
         """Reflection runs of one namespace, oldest first."""
         where = Where(namespace)
         if since is not None:

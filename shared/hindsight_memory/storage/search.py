@@ -27,7 +27,7 @@ class Search(Reads):
         return self.find(namespace, build, with_vectors=True, limit=limit)
 
     def _memories(
-        self, namespace: str, hits: list[tuple[dict, float, Any]]
+        self, namespace: str, hits: list[tuple[dict[str, Any], float, Any]]
     ) -> list[tuple[Memory, float, Any]]:
         mine = {id(r) for r in self._only_namespace(namespace, [r for r, _, _ in hits])}
         return [(row_to_memory(r), score, v) for r, score, v in hits if id(r) in mine]

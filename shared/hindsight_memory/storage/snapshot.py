@@ -25,7 +25,7 @@ class WarmSnapshot:
             self._name = self._store.memories_name
             self._table = self._store._db.open_table(self._name)
         self._table.checkout_latest()
-        version = self._table.version
+        version: int = self._table.version
         self._table.checkout(version)
         return version
 
@@ -34,7 +34,8 @@ class WarmSnapshot:
         return self._table.search().where(where).select(cols).with_row_id(True).limit(None).to_arrow()
 
     def count(self, where: str) -> int:
-        return self._table.count_rows(where)
+        n: int = self._table.count_rows(where)
+        return n
 
     def changes(self, since: int, until: int) -> dict[str, tuple[set[str], set[str]]] | None:
         """Ids written and deleted per namespace by versions since+1 .. until, if this process made every one

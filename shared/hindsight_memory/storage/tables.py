@@ -329,7 +329,8 @@ class Tables:
     def drop_table(self, name: str) -> None:
         if name in (self.memories_name, self.cold_name, EVENTS, CATALOG):
             raise ValueError(f"refusing to drop live table {name!r}")
-        self._db.drop_table(name, ignore_missing=True)
+        if name in self.table_names():
+            self._db.drop_table(name)
 
     def _table_named(self, name: str) -> Any:
         """Any table by its stored name (a retired reindex generation, the catalog...)."""
@@ -339,11 +340,12 @@ class Tables:
     # ---------------------------------------------------------------- the base read every module uses
     def _rows(
         self, table: Any, where: Where, columns: list[str] | None = None, limit: int | None = None
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         q = table.search().where(str(where))
         if columns:
             q = q.select(columns)
-        return q.limit(limit).to_list()  # limit None = every matching row (the default would be 10)
+        rows: list[dict[str, Any]] = q.limit(limit).to_list()  # limit None = every row (the default is 10)
+        return rows
 
     # ---------------------------------------------------------------- guards
     @staticmethod
@@ -352,7 +354,7 @@ class Tables:
             raise ValueError("filter is not scoped to the requested namespace")
 
     @staticmethod
-    def _only_namespace(namespace: str, rows: list[dict]) -> list[dict]:
+    def _only_namespace(namespace: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Defence in depth: drop (and log) any row that is not of the namespace asked for."""
         good = [r for r in rows if r.get("namespace") == namespace]
         if len(good) != len(rows):

@@ -75,7 +75,7 @@ class WarmIndex:
         self._states: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()  # the dict
         self._refresh = threading.Lock()  # the pinned snapshot handle: one refresh at a time
-        self._mask_memo: tuple[Entry, tuple, np.ndarray] | None = None
+        self._mask_memo: tuple[Entry, tuple[Any, ...], np.ndarray] | None = None
 
     # ------------------------------------------------------------------ queries
     def vector(self, where: Where, vector: np.ndarray, limit: int, version: int) -> list[Hit] | None:

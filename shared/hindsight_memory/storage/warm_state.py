@@ -16,7 +16,7 @@ from .bm25 import Postings
 STATUSES = [s.value for s in Status]
 KINDS = [k.value for k in Kind]
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-Hit = tuple[dict, float, np.ndarray]  # (row, score, unit vector)
+Hit = tuple[dict[str, Any], float, np.ndarray]  # (row, score, unit vector)
 # Rows taken from this process's own writes do not know their row address; they never move the fragment
 # boundary, and the next scan of newer fragments reads them again with their real one.
 UNKNOWN_ROWID = np.iinfo(np.uint64).max
@@ -84,7 +84,7 @@ def to_rows(t: pa.Table) -> list[dict[str, Any]]:
     """Rows as dicts. Timestamps are converted here rather than by pyarrow, which takes three times as long as
     for every other column together."""
     stamps = [f.name for f in t.schema if pa.types.is_timestamp(f.type)]
-    rows = t.drop_columns([*stamps, "search_text", "_rowid"]).to_pylist()
+    rows: list[dict[str, Any]] = t.drop_columns([*stamps, "search_text", "_rowid"]).to_pylist()
     for name in stamps:
         micros = t.column(name).cast(pa.int64()).to_pylist()
         for r, v in zip(rows, micros, strict=True):
@@ -111,12 +111,14 @@ def max_fragment(rowid: np.ndarray, floor: int) -> int:
 
 
 def int8_codes(unit_vecs: np.ndarray) -> np.ndarray:
-    return np.round(unit_vecs * 127.0).astype(np.int8)
+    codes: np.ndarray = np.round(unit_vecs * 127.0).astype(np.int8)
+    return codes
 
 
 def unit_rows(vecs: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-    return np.divide(vecs, norms, out=np.zeros_like(vecs), where=norms > 0).astype(np.float32, copy=False)
+    out: np.ndarray = np.divide(vecs, norms, out=np.zeros_like(vecs), where=norms > 0)
+    return out.astype(np.float32, copy=False)
 
 
 def filter_columns(t: pa.Table, base: int, keys: dict[str, dict[str, list[int]]]) -> dict[str, np.ndarray]:
@@ -144,4 +146,5 @@ def filter_columns(t: pa.Table, base: int, keys: dict[str, dict[str, list[int]]]
 
 
 def value_codes(column: pa.ChunkedArray, values: list[str]) -> np.ndarray:
-    return pc.fill_null(pc.index_in(column, value_set=pa.array(values)), -1).to_numpy().astype(np.int8)
+    codes: np.ndarray = pc.fill_null(pc.index_in(column, value_set=pa.array(values)), -1).to_numpy()
+    return codes.astype(np.int8)

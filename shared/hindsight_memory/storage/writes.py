@@ -5,6 +5,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from ..models import Memory
@@ -17,7 +18,9 @@ WRITTEN_ROWS_KEPT, WRITTEN_COMMITS_KEPT = 512, 16
 
 
 class Writes(Tables):
-    def upsert(self, memories: Sequence[Memory], vectors: Sequence[Any], table: str = MEMORIES) -> None:
+    def upsert(
+        self, memories: Sequence[Memory], vectors: Sequence[Any] | np.ndarray, table: str = MEMORIES
+    ) -> None:
         """Insert or replace whole memories in one commit (merge on id)."""
         if not memories:
             return
@@ -70,7 +73,9 @@ class Writes(Tables):
             change.setdefault(ns, (set(), set()))[1].add(i)
         self._changes.append((version, change))
 
-    def append(self, memories: Sequence[Memory], vectors: Sequence[Any], table: str = MEMORIES) -> None:
+    def append(
+        self, memories: Sequence[Memory], vectors: Sequence[Any] | np.ndarray, table: str = MEMORIES
+    ) -> None:
         """Plain append without the merge on id: only for rows known to be new (bulk copies, benches)."""
         if memories:
             rows = pa.Table.from_pylist(

@@ -7,8 +7,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..embed import Embedder
-from ..models import Memory
+from ..models import Kind, Memory
+from ..storage.filters import Where
 from ..storage.lance import LanceStore
+from ..text import key
+
+
+def working_turns_of(session_id: str) -> Callable[[Where], Where]:
+    """The filter of a session's working-memory turns."""
+    return lambda w: w.keys_in("session_key", [key(session_id)]).enum_in("kind", [Kind.working])
 
 
 @dataclass

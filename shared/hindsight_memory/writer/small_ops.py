@@ -2,9 +2,8 @@
 
 from typing import Any
 
-from ..models import Kind, as_utc, utcnow
-from ..text import key
-from .context import Handler, Pending, WriterState
+from ..models import as_utc, utcnow
+from .context import Handler, Pending, WriterState, working_turns_of
 from .messages import AdjustOp, ClearWorkingOp, FeedbackOp, TouchOp, UpdateOp
 
 FEEDBACK_STEP = 0.1
@@ -74,9 +73,7 @@ def adjust(writer: WriterState, op: AdjustOp, pending: Pending) -> dict[str, Any
 
 def clear_working(writer: WriterState, op: ClearWorkingOp, pending: Pending) -> int:
     ns, sid = op.namespace, op.session_id
-    rows = writer.store.find(
-        ns, lambda w: w.keys_in("session_key", [key(sid)]).enum_in("kind", [Kind.working])
-    )
+    rows = writer.store.find(ns, working_turns_of(sid))
     if rows:
         writer.store.delete(ns, [m.id for m, _ in rows])
     return len(rows)

@@ -163,7 +163,11 @@ def _store_namespace(
 
 
 def _find_duplicate(
-    writer: WriterState, it: PreparedItem, vec: np.ndarray, near: list, batch: list
+    writer: WriterState,
+    it: PreparedItem,
+    vec: np.ndarray,
+    near: list[tuple[Memory, float, Any]],
+    batch: list[tuple[Memory, np.ndarray]],
 ) -> tuple[Memory, Any] | None:
     """A near-identical active memory of the same kind stating the same values, or None."""
     h = content_hash(it.content)
@@ -212,14 +216,15 @@ def _with_preceding_turns(
     before it. Append those to its context, which is embedded and indexed with it but never returned."""
     out = []
     for i, it in fresh:
-        if it.session_id and it.kind != Kind.working:
-            before = tails.setdefault(it.session_id, [])
+        sid = it.session_id
+        if sid and it.kind != Kind.working:
+            before = tails.setdefault(sid, [])
             # Only a reply needs its prompt: "14 June." after "When is it?"; not "Ah, okay." after a statement,
             # which would otherwise borrow the statement's meaning and crowd it out of results.
             if before and _is_short(it.content) and invites_reply(before[-1]):
                 ctx = "\n".join([*([it.context] if it.context else []), *before])
                 it = it.model_copy(update={"context": ctx})
-            tails[it.session_id] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
+            tails[sid] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
         out.append((i, it))
     return out
 
@@ -266,7 +271,7 @@ def _merge_duplicate(m: Memory, it: PreparedItem, now: datetime) -> Memory:
     )
 
 
-def _event(ns: str, it: PreparedItem, memory_id: str) -> dict:
+def _event(ns: str, it: PreparedItem, memory_id: str) -> dict[str, Any]:
     return {
         "id": it.id,
         "namespace": ns,

@@ -13,9 +13,8 @@ from typing import Any
 from ..embed import Embedder
 from ..models import Kind
 from ..storage.lance import LanceStore
-from ..text import key
 from . import small_ops
-from .context import Handler, Pending
+from .context import Handler, Pending, working_turns_of
 from .messages import StoreOp, WriteOp
 from .storing import StoreOutcome, store_items
 
@@ -94,9 +93,7 @@ class Writer:
             if m.kind == Kind.working and m.session_id
         }
         for ns, sid in sessions:
-            rows = self.store.find(
-                ns, lambda w, s=sid: w.keys_in("session_key", [key(s)]).enum_in("kind", [Kind.working])
-            )
+            rows = self.store.find(ns, working_turns_of(sid))
             rows.sort(key=lambda r: r[0].seq)
             excess = [m.id for m, _ in rows[: max(0, len(rows) - self.working_turns)]]
             if excess:
