@@ -269,7 +269,7 @@ class MemoryService:
 
     # ------------------------------------------------------------------ reflection (thin: see reflection/)
     @property
-    def reflector(self) -> Reflector:
+    def reflector(self) -> "Reflector":
         if self._reflector is None:
             from .reflection import Prompts, Reflector, RunLog
 
