@@ -93,10 +93,7 @@ def main(args: argparse.Namespace) -> int:
     print(_recall_section(out["recall"]), end="\n\n", flush=True)
 
     for name, section in _optional_sections(args):
-        try:
-            text, data = section()
-        except ImportError as exc:  # a part this build does not have
-            text, data = f"{name}: not available ({exc})", None
+        text, data = section()
         out[name] = data
         print(text, end="\n\n", flush=True)
 
