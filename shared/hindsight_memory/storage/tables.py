@@ -17,8 +17,9 @@ from typing import Any, TypeVar
 import lancedb
 import pyarrow as pa
 
-from ..errors import ModelMismatch, StorageConflict, TablesNotCreated
+from ..errors import ModelMismatch, StorageConflict
 from .filters import Where
+from .placeholder import Placeholder
 from .schema import DIM_KEY, EVENT_SCHEMA, MODEL_KEY, memory_schema
 from .snapshot import WarmSnapshot
 from .warm import WarmIndex
@@ -172,13 +173,13 @@ class Tables:
                     if role == MEMORIES:
                         self._fts_checked = float("-inf")  # its full-text index may exist already
 
-    def _placeholder(self, name: str, schema: pa.Schema) -> "_Placeholder":
+    def _placeholder(self, name: str, schema: pa.Schema) -> "Placeholder":
         """An empty table of the same schema in a private temporary database (never the store's location)."""
         if self._scratch is None:
             path = tempfile.mkdtemp(prefix="hindsight-placeholder-")
             weakref.finalize(self, shutil.rmtree, path, ignore_errors=True)
             self._scratch = lancedb.connect(path)
-        return _Placeholder(self._scratch.create_table(name, schema=schema), name)
+        return Placeholder(self._scratch.create_table(name, schema=schema), name)
 
     def _open(self, name: str, schema: pa.Schema, check_model: bool = False, create: bool = True) -> Any:
         """The table `name`, created if missing (or None when missing and not `create`)."""
@@ -363,43 +364,3 @@ class Tables:
                 extra={"dropped": len(rows) - len(good)},
             )
         return good
-
-
-class _Placeholder:
-    """Stands in for a table the writer has not created yet: reads answer as on an empty table; anything that
-    would change it raises, since the stand-in is private to this process and the real table is not ours to make."""
-
-    _CHANGES = frozenset(
-        {
-            "add",
-            "add_columns",
-            "alter_columns",
-            "cleanup_old_versions",
-            "compact_files",
-            "create_fts_index",
-            "create_index",
-            "create_scalar_index",
-            "delete",
-            "drop_columns",
-            "drop_index",
-            "merge",
-            "merge_insert",
-            "optimize",
-            "replace_field_metadata",
-            "restore",
-            "update",
-            "update_field_metadata",
-        }
-    )
-
-    def __init__(self, table: Any, name: str) -> None:
-        self._table = table
-        self._name = name
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr in self._CHANGES:
-            raise TablesNotCreated(
-                f"table {self._name!r} does not exist yet and this process may not create it "
-                f"(create_tables=False): writes go through the store queue, whose writer creates it"
-            )
-        return getattr(self._table, attr)

@@ -6,7 +6,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from .generator import QUESTION_TYPES, Conversation, Dataset, Question, generate
+from .dataset import QUESTION_TYPES, Conversation, Dataset, Question
+from .generator import generate
 
 
 @dataclass(frozen=True)

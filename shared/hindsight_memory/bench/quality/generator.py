@@ -1,17 +1,17 @@
-"""Deterministic synthetic multi-session conversations (English or Chinese) with planted facts and questions."""
+"""Deterministic synthetic multi-session conversations (English or Chinese) with planted facts and questions
+(the types are in dataset.py)."""
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from functools import cached_property
 from typing import Any
 
 from . import en_facts, en_filler, zh_facts, zh_filler
 from .bank import Bank, Slot
+from .dataset import Conversation, Dataset, Question, Session, Turn, expression_window
 
-QUESTION_TYPES = ("single_fact", "neighbour_context", "update", "temporal", "multi_session", "absent")
 LANGS = ("en", "zh")
 
 BANKS = {
@@ -49,64 +49,6 @@ BANKS = {
 
 
 @dataclass(frozen=True)
-class Turn:
-    turn_id: str  # f"{conversation_id}:{session_id}:{index}"
-    session_id: str
-    index: int
-    role: str  # "user" | "assistant"
-    text: str
-    occurred_at: datetime
-
-
-@dataclass(frozen=True)
-class Session:
-    session_id: str
-    number: int  # 1-based, in time order
-    started_at: datetime
-    turns: tuple[Turn, ...]
-
-
-@dataclass(frozen=True)
-class Question:
-    id: str
-    conversation_id: str
-    lang: str
-    type: str
-    text: str
-    now: datetime
-    answer_turn_ids: tuple[str, ...]
-    stale_turn_ids: tuple[str, ...] = ()
-    expected_answer: str = ""  # empty for `absent`: the right answer is "nothing relevant"
-    answer_parts: tuple[str, ...] = ()  # the part of the answer each answer turn holds, in the same order
-    key_terms: tuple[str, ...] = ()  # `absent`: the terms no turn contains
-    when: str | None = None  # `temporal`: "yesterday", "days_ago:3", "last_week", "last_weekend", "month:3"
-    context_turn_ids: tuple[str, ...] = ()  # `neighbour_context`: the turn that gives the answer its meaning
-    distractor_turn_ids: tuple[str, ...] = ()  # `temporal`: the same kind of statement at other times
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["now"] = self.now.isoformat()
-        return d
-
-
-@dataclass(frozen=True)
-class Conversation:
-    conversation_id: str
-    lang: str
-    now: datetime  # the reference time of every question, after the last session
-    sessions: tuple[Session, ...]
-    questions: tuple[Question, ...]
-
-    def turns(self) -> Iterator[Turn]:
-        for s in self.sessions:
-            yield from s.turns
-
-    @cached_property
-    def by_id(self) -> dict[str, Turn]:
-        return {t.turn_id: t for t in self.turns()}
-
-
-@dataclass(frozen=True)
 class Size:
     n_conversations: int
     sessions: tuple[int, int]
@@ -128,21 +70,6 @@ SIZES = {"default": Size(8, (10, 14), (20, 40)), "small": Size(2, (10, 10), (22,
 SIZES["full"] = SIZES["default"]
 
 
-@dataclass(frozen=True)
-class Dataset:
-    lang: str
-    seed: int
-    conversations: tuple[Conversation, ...]
-
-    @property
-    def questions(self) -> list[Question]:
-        return [q for c in self.conversations for q in c.questions]
-
-    @property
-    def n_turns(self) -> int:
-        return sum(len(s.turns) for c in self.conversations for s in c.sessions)
-
-
 def generate(
     lang: str = "mixed", seed: int = 7, n_conversations: int | None = None, size: str = "default"
 ) -> Dataset:
@@ -162,28 +89,6 @@ def generate(
         conv_lang = LANGS[i % 2] if lang == "mixed" else lang
         convs.append(_conversation(i, conv_lang, seed, sz))
     return Dataset(lang, seed, tuple(convs))
-
-
-def expression_window(when: str, now: datetime) -> tuple[date, date]:
-    """The first and last calendar day (inclusive) that a time expression code covers, relative to `now`."""
-    today = now.date()
-    monday = today - timedelta(days=today.weekday())
-    if when == "yesterday":
-        return today - timedelta(days=1), today - timedelta(days=1)
-    if when.startswith("days_ago:"):
-        d = today - timedelta(days=int(when.split(":")[1]))
-        return d, d
-    if when == "last_week":
-        return monday - timedelta(days=7), monday - timedelta(days=1)
-    if when == "last_weekend":
-        return monday - timedelta(days=2), monday - timedelta(days=1)
-    if when.startswith("month:"):
-        month = int(when.split(":")[1])
-        year = today.year if month <= today.month else today.year - 1
-        first = date(year, month, 1)
-        nxt = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
-        return first, nxt - timedelta(days=1)
-    raise ValueError(f"unknown time expression {when!r}")
 
 
 def term_pattern(terms: Iterable[str], plural: bool = False) -> re.Pattern[str]:
