@@ -22,7 +22,7 @@ from ..errors import InvalidInput
 from ..models import Memory, MemoryCreate, Source, StoreRequest, utcnow
 from ..namespaces import validate_namespace
 from ..ports import MemoryPort
-from ..storage.lance import COLD, MEMORIES
+from ..storage.lance import COLD, MEMORIES, LanceStore
 from ..writer.messages import ImportedMemory, ImportOp
 from .forget import MERGED_FROM
 
@@ -31,7 +31,9 @@ VERSION = 1
 BATCH = 200
 
 
-def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -> Iterator[dict[str, Any]]:
+def export_records(
+    store: LanceStore, namespace: str | None, *, vectors: bool = True
+) -> Iterator[dict[str, Any]]:
     """Header, then every memory (hot, warm and cold), then every event of `namespace` (None: all)."""
     if namespace is not None:
         validate_namespace(namespace)

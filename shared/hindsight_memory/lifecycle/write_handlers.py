@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..embed import Embedder
 from ..errors import InvalidInput
 from ..models import Memory, Status
 from ..storage.lance import COLD, EVENTS, MEMORIES, LanceStore
@@ -114,7 +115,7 @@ def _union(lists: Iterable[list[str]]) -> list[str]:
     return out
 
 
-def import_memories(store: LanceStore, embedder: Any, op: ImportOp) -> dict[str, Any]:
+def import_memories(store: LanceStore, embedder: Embedder, op: ImportOp) -> dict[str, Any]:
     """Write exported memories and events back as they were; vectors of another model are re-embedded.
 
     Raises:
