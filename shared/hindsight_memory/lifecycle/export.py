@@ -49,12 +49,12 @@ def export_records(
     for table in (MEMORIES, COLD):
         for page in store.scan(namespace, table, with_vectors=vectors):
             for m, v in page:
-                rec = {"type": "memory", "table": table, "memory": m.model_dump(mode="json")}
+                rec: dict[str, Any] = {"type": "memory", "table": table, "memory": m.model_dump(mode="json")}
                 if vectors and v is not None:
                     rec["vector"] = [float(x) for x in v]
                 yield rec
-    for page in store.scan_events(namespace):
-        for e in page:
+    for events in store.scan_events(namespace):
+        for e in events:
             yield {
                 "type": "event",
                 "event": {k: v.isoformat() if isinstance(v, datetime) else v for k, v in e.items()},
