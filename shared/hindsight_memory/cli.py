@@ -4,9 +4,13 @@ reindex, compact, bench."""
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from .config import Settings
-from .errors import HindsightError
+from .errors import HindsightError, InvalidInput
+
+if TYPE_CHECKING:
+    from .service import MemoryService
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -18,7 +22,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     return Settings(**overrides)
 
 
-def _service(args: argparse.Namespace):
+def _service(args: argparse.Namespace) -> "MemoryService":
     from .service import build_service
 
     return build_service(_settings(args))
@@ -33,7 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_store(args: argparse.Namespace) -> int:
-    from .models import StoreRequest
+    from .models import MemoryCreate, StoreRequest
 
     item = {
         "content": args.content,
@@ -48,7 +52,9 @@ def cmd_store(args: argparse.Namespace) -> int:
         item["occurred_at"] = args.occurred_at
     svc = _service(args)
     try:
-        res = svc.store_memories(StoreRequest(namespace=args.namespace, items=[item], wait=True))
+        res = svc.store_memories(
+            StoreRequest(namespace=args.namespace, items=[MemoryCreate(**item)], wait=True)
+        )
     finally:
         svc.close()
     print(res.model_dump_json(indent=2))
@@ -166,8 +172,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     svc = _service(args)
     try:
-        fn = import_csv if args.path.endswith(".csv") else import_jsonl
-        summary = fn(svc, args.path, _ns(args.namespace), confidence=args.confidence, progress=not args.quiet)
+        ns, progress = _ns(args.namespace), not args.quiet
+        if args.path.endswith(".csv"):
+            if ns is None:
+                raise InvalidInput("a CSV import needs a target namespace")
+            summary = import_csv(svc, args.path, ns, confidence=args.confidence, progress=progress)
+        else:
+            summary = import_jsonl(svc, args.path, ns, confidence=args.confidence, progress=progress)
     finally:
         svc.close()
     print(json.dumps(summary, indent=2, default=str))
@@ -359,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        return args.fn(args)
+        code: int = args.fn(args)
+        return code
     except HindsightError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -50,7 +50,6 @@ class Settings(BaseSettings):
     dedup_threshold: float | None = Field(default=None, description="Cosine; None = calibrated per embedder")
 
     # --- recall
-    default_top_k: int = 5
     candidate_pool: int = 60
     rrf_k: int = 60
     half_life_days: float = 30.0
@@ -115,7 +114,6 @@ class Settings(BaseSettings):
     tokens: str | None = Field(default=None, description="JSON list of token records (hashes only)")
     secret_arn: str | None = Field(default=None, description="Serverless: secret holding tokens and LLM keys")
     allowed_hosts: str = "localhost,127.0.0.1,[::1]"
-    log_content: bool = False
 
     @field_validator("*", mode="before")
     @classmethod

@@ -1,6 +1,6 @@
 """REST for the memory inspector (/v1): list, read, correct, forget and restore memories one by one, the raw
 event log, a namespace overview and reflection runs. Same tokens and scope check as every other route; each
-handler checks the namespace, then makes one Inspector call."""
+handler checks the namespace, then makes one call through Operations (as the agent tools do)."""
 
 from typing import Annotated
 
@@ -20,11 +20,8 @@ from ..inspector.models import (
     RunDetail,
     RunPage,
 )
-from ..inspector.service import Inspector
 from ..models import MemoryCorrection
-from ..storage.lance import COLD, EVENTS, MEMORIES
-from .auth import Principal
-from .ops import Operations
+from .operations import Operations
 from .rest import ErrorBody, Who
 
 MemoryId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="A memory id (32 hex characters)")]
@@ -36,32 +33,25 @@ ERRORS: dict[int | str, dict] = {code: {"model": ErrorBody} for code in (400, 40
 def build_inspector_router(ops: Operations) -> APIRouter:
     r = APIRouter(prefix="/v1", tags=["inspector"], responses=ERRORS)
 
-    def inspector(who: Principal, namespace: str) -> Inspector:
-        return Inspector(ops.service(who, namespace))
-
     @r.get("/namespaces", response_model=NamespaceList, summary="Namespaces holding data this token may read")
     def namespaces(who: Who) -> NamespaceList:
-        store = ops.tenants.get(who.tenant).store
-        found = {ns for table in (MEMORIES, COLD, EVENTS) for ns in store.namespaces(table)}
-        return NamespaceList(
-            namespaces=sorted(ns for ns in found if who.may_access(ns)), tenant=who.tenant, admin=who.admin
-        )
+        return ops.namespaces(who)
 
     @r.get("/overview", response_model=Overview, summary="Counts, growth, recall hit rate, reflection cost")
     def overview(namespace: Namespace, who: Who) -> Overview:
-        return inspector(who, namespace).overview(namespace)
+        return ops.inspector(who, namespace).overview(namespace)
 
     @r.get("/memories", response_model=MemoryPage, summary="List memories (filters, newest first, cursor)")
     def list_memories(q: Annotated[MemoryQuery, Query()], who: Who) -> MemoryPage:
-        return inspector(who, q.namespace).memories(q)
+        return ops.inspector(who, q.namespace).memories(q)
 
     @r.get("/events", response_model=EventPage, summary="List raw events (filters, newest first, cursor)")
     def list_events(q: Annotated[EventQuery, Query()], who: Who) -> EventPage:
-        return inspector(who, q.namespace).events(q)
+        return ops.inspector(who, q.namespace).events(q)
 
     @r.get("/memories/{memory_id}", response_model=MemoryDetail, summary="One memory with its provenance")
     def get_memory(memory_id: MemoryId, namespace: Namespace, who: Who) -> MemoryDetail:
-        return inspector(who, namespace).detail(namespace, memory_id)
+        return ops.inspector(who, namespace).detail(namespace, memory_id)
 
     @r.patch(
         "/memories/{memory_id}",
@@ -69,7 +59,7 @@ def build_inspector_router(ops: Operations) -> APIRouter:
         summary="Correct a memory: a new version supersedes it (history kept, source user-correction)",
     )
     def correct_memory(memory_id: MemoryId, namespace: Namespace, body: MemoryCorrection, who: Who) -> dict:
-        return inspector(who, namespace).correct(namespace, memory_id, body)
+        return ops.correct(who, namespace, memory_id, body)
 
     @r.delete(
         "/memories/{memory_id}", response_model=ForgetResult, summary="Forget one memory (purge: erase it)"
@@ -80,7 +70,7 @@ def build_inspector_router(ops: Operations) -> APIRouter:
         who: Who,
         purge: Annotated[bool, Query(description="Erase from every table and version")] = False,
     ) -> dict:
-        return inspector(who, namespace).forget(namespace, memory_id, purge)
+        return ops.inspector(who, namespace).forget(namespace, memory_id, purge)
 
     @r.post(
         "/memories/{memory_id}/restore",
@@ -88,7 +78,7 @@ def build_inspector_router(ops: Operations) -> APIRouter:
         summary="Undo a soft forget or an archive",
     )
     def restore_memory(memory_id: MemoryId, namespace: Namespace, who: Who) -> dict:
-        return inspector(who, namespace).restore(namespace, memory_id)
+        return ops.inspector(who, namespace).restore(namespace, memory_id)
 
     @r.get("/reflection/runs", response_model=RunPage, summary="Reflection runs, newest first")
     def list_runs(
@@ -97,12 +87,12 @@ def build_inspector_router(ops: Operations) -> APIRouter:
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         cursor: Annotated[str | None, Query(max_length=300)] = None,
     ) -> RunPage:
-        return inspector(who, namespace).runs(namespace, limit, cursor)
+        return ops.inspector(who, namespace).runs(namespace, limit, cursor)
 
     @r.get(
         "/reflection/runs/{run_id}", response_model=RunDetail, summary="One reflection run and its lessons"
     )
     def get_run(run_id: RunId, namespace: Namespace, who: Who) -> RunDetail:
-        return inspector(who, namespace).run(namespace, run_id)
+        return ops.inspector(who, namespace).run(namespace, run_id)
 
     return r

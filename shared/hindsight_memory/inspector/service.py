@@ -194,11 +194,10 @@ class Inspector:
         if all(_same(getattr(m, k), v) for k, v in changes.items()):
             raise InvalidInput("the correction changes nothing")
         op = CorrectOp(namespace=ns, id=mid, new_id=new_id, idem_key=idem, correction=fix, at=utcnow())
-        fut = self.svc.queue.submit(op)
-        if fut is None:  # a remote writer (SQS): wait until the new version can be read
+        out = self.svc.apply_op(op, timeout_s)
+        if out is None:  # a remote writer (SQS): wait until the new version can be read
             self._wait_for(ns, new_id, timeout_s)
             return result
-        out = fut.result(timeout=timeout_s)
         if not out.get("applied"):
             raise Conflict(f"not corrected: {out.get('reason', 'the memory changed meanwhile')}")
         return result

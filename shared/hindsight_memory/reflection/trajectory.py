@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidInput
 from ..models import Kind, MemoryCreate, Source, StoreRequest, utcnow
+from ..ports import MemoryPort
 from ..storage.lance import LanceStore
 from ..text import has_cjk, key
 
@@ -89,7 +90,7 @@ def load(store: LanceStore, namespace: str, session_id: str) -> Trajectory:
     return Trajectory(namespace, session_id, turns)
 
 
-def store_inline(service: Any, namespace: str, session_id: str, steps: list[dict]) -> None:
+def store_inline(service: MemoryPort, namespace: str, session_id: str, steps: list[dict[str, Any]]) -> None:
     """Record an inline trajectory as working memory first, so lessons can point at real events.
 
     Raises:
@@ -139,7 +140,7 @@ def render(traj: Trajectory, max_chars: int = 12_000) -> str:
     return f"{text[:half]}\n… [middle of the trajectory omitted] …\n{text[-half:]}"
 
 
-def _json(raw: Any) -> dict:
+def _json(raw: Any) -> dict[str, Any]:
     if isinstance(raw, dict):
         return raw
     try:

@@ -1,32 +1,30 @@
 """The correction op as the single writer applies it: a person's fix of a memory becomes a NEW version (source
 `user-correction`, re-embedded when its text changed) that supersedes the old one, which is kept as history.
-Old and new rows go in one commit; the correction is also appended to the raw event log. Idempotent: a
-redelivered op finds the new version in place and only makes sure its event exists."""
+Old and new rows are staged in the batch's `Pending`, so they land in the batch's one commit, with the correction
+appended to the raw event log. Idempotent: a redelivered op finds the new version in place and only makes sure its
+event exists."""
 
 import json
 from typing import Any
 
-from ..embed import Embedder
 from ..models import Memory, Source, Status, as_utc
-from ..storage.lance import LanceStore
-from ..text import key, normalize
+from ..text import embedding_text, key, normalize
+from .context import Handler, Pending, WriterState
 from .messages import CorrectOp
 
 CORRECTION = "_correction"  # metadata key on the new version: what was corrected, when, and why
 
 
-def apply_correction(store: LanceStore, embedder: Embedder, op: CorrectOp) -> dict[str, Any]:
-    """Write the new version and retire the old one. Returns `applied` False (with a reason) when the memory
+def correct(writer: WriterState, op: CorrectOp, pending: Pending) -> dict[str, Any]:
+    """Stage the new version and retire the old one. Returns `applied` False (with a reason) when the memory
     is missing or no longer the current version: another correction or a newer fact got there first."""
-    ns = op.namespace
-    found = {m.id: (m, v) for m, v in store.get(ns, [op.id, op.new_id], with_vectors=True)}
+    found = {m.id: m for m in pending.load(writer.store, op.namespace, [op.id, op.new_id])}
     if op.new_id in found:  # redelivered, or the same correction sent twice
-        new = found[op.new_id][0]
-        store.append_events([_event(new, op)])
+        pending.events.append(_event(found[op.new_id], op))
         return {"applied": True, "id": op.new_id, "supersedes": op.id}
     if op.id not in found:
         return {"applied": False, "reason": "not_found"}
-    old, old_vector = found[op.id]
+    old = found[op.id]
     if old.status != Status.active:
         return {
             "applied": False,
@@ -36,10 +34,10 @@ def apply_correction(store: LanceStore, embedder: Embedder, op: CorrectOp) -> di
     at = as_utc(op.at)
     fix = op.correction
     content = normalize(fix.content) if fix.content is not None else old.content
+    old_vector = pending.vectors[old.id]
     vector = old_vector
     if content != old.content:
-        text = normalize(f"{old.context}\n{content}" if old.context else content)
-        vector = embedder.embed_passages([text])[0]
+        vector = writer.embedder.embed_passages([embedding_text(content, old.context)])[0]
     new = old.model_copy(
         update={
             **fix.changes(),
@@ -53,7 +51,7 @@ def apply_correction(store: LanceStore, embedder: Embedder, op: CorrectOp) -> di
             "updated_at": at,
             "last_confirmed_at": at,  # a person just vouched for it
             "tier": "hot",
-            "embed_model": embedder.model_id,
+            "embed_model": writer.embedder.model_id,
             "source_ids": [op.new_id, *(s for s in old.source_ids if s != op.new_id)],
             "metadata": {
                 **old.metadata,
@@ -66,10 +64,12 @@ def apply_correction(store: LanceStore, embedder: Embedder, op: CorrectOp) -> di
             },
         }
     )
-    retired = old.model_copy(update={"status": Status.superseded, "superseded_by": new.id, "updated_at": at})
-    store.upsert([retired, new], [old_vector, vector])
-    store.append_events([_event(new, op)])
-    store.ensure_fts_index()
+    pending.put(
+        old.model_copy(update={"status": Status.superseded, "superseded_by": new.id, "updated_at": at}),
+        old_vector,
+    )
+    pending.put(new, vector)
+    pending.events.append(_event(new, op))
     return {"applied": True, "id": new.id, "supersedes": old.id}
 
 
@@ -93,3 +93,6 @@ def _event(m: Memory, op: CorrectOp) -> dict[str, Any]:
         "idem_key": op.idem_key,
         "memory_id": m.id,
     }
+
+
+HANDLERS: dict[type, Handler] = {CorrectOp: Handler(correct)}

@@ -2,7 +2,7 @@
 
 import hashlib
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -16,7 +16,7 @@ class PreparedItem(MemoryCreate):
     id: str
     idem_key: str
     stored_at: datetime
-    occurred_at: datetime  # type: ignore[assignment]  # resolved: never None here
+    occurred_at: datetime  # resolved: never None here
 
 
 def idempotency_key(namespace: str, item: MemoryCreate) -> str:
@@ -87,7 +87,7 @@ class UpdateOp(BaseModel):
 
     op: Literal["update"] = "update"
     namespace: str
-    changes: dict[str, dict] = Field(description="memory id -> {field: new value}")
+    changes: dict[str, dict[str, Any]] = Field(description="memory id -> {field: new value}")
 
 
 class ClearWorkingOp(BaseModel):
@@ -107,7 +107,9 @@ class AdjustOp(BaseModel):
     confidence_delta: float = Field(default=0.0, ge=-1.0, le=1.0)
     add_source_ids: list[str] = Field(default_factory=list)
     confirmed: bool = False
-    metadata: dict = Field(default_factory=dict, description="Keys merged into the memory's metadata")
+    metadata: dict[str, Any] = Field(
+        default_factory=dict[str, Any], description="Keys merged into the memory's metadata"
+    )
     at: datetime
 
 
@@ -152,7 +154,7 @@ class MergeOp(BaseModel):
 
 
 class ImportedMemory(BaseModel):
-    memory: dict = Field(description="A Memory as exported (JSON)")
+    memory: dict[str, Any] = Field(description="A Memory as exported (JSON)")
     table: Literal["memories", "cold"] = "memories"
     vector: list[float] | None = Field(default=None, description="Reused when the exporting model is ours")
 
@@ -163,7 +165,7 @@ class ImportOp(BaseModel):
     op: Literal["import"] = "import"
     namespace: str
     memories: list[ImportedMemory] = Field(default_factory=list)
-    events: list[dict] = Field(default_factory=list)
+    events: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class UpkeepOp(BaseModel):
@@ -183,8 +185,6 @@ class ReindexOp(BaseModel):
     memories_table: str
     cold_table: str
 
-
-LIFECYCLE_OPS = (ArchiveOp, RestoreOp, MergeOp, ImportOp, UpkeepOp, ReindexOp)
 
 WriteOp = Annotated[
     StoreOp
