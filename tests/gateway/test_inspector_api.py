@@ -284,7 +284,9 @@ def test_an_agent_corrects_a_memory_over_mcp_and_recall_returns_the_correction(l
 
 def test_a_scoped_token_reads_only_its_own_namespaces_and_tenant(live_gateway):
     with live_gateway.http() as http:
-        store(http, live_gateway.headers("alice"), "alice/mine", [{"content": "Alice's desk is by the window."}])
+        store(
+            http, live_gateway.headers("alice"), "alice/mine", [{"content": "Alice's desk is by the window."}]
+        )
         (bobs,) = store(http, live_gateway.headers("bob"), "bob/private", [{"content": "Bob's PIN is 8080."}])
         (globex,) = store(
             http, live_gateway.headers("globex"), "alice/mine", [{"content": "Globex: Falcon in March."}]
