@@ -4,12 +4,17 @@ reindex, compact, bench."""
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .config import Settings
 from .errors import HindsightError, InvalidInput
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from .inspector.models import MemoryDetail
+    from .inspector.service import Inspector
     from .service import MemoryService
 
 
@@ -89,7 +94,9 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
-def _memory_command(args: argparse.Namespace, act) -> int:
+def _memory_command(
+    args: argparse.Namespace, act: "Callable[[Inspector, str], BaseModel | dict[str, Any]]"
+) -> int:
     """Open the service, find the memory's namespace unless given, run `act(inspector, namespace)`, print JSON.
 
     Raises:
@@ -98,17 +105,16 @@ def _memory_command(args: argparse.Namespace, act) -> int:
     from .errors import NotFound
     from .inspector.service import Inspector
     from .inspector.views import check_id
-    from .storage.browse import locate
 
     svc = _service(args)
     try:
-        namespace = args.namespace or locate(svc.store, check_id(args.id))
+        namespace = args.namespace or svc.store.locate(check_id(args.id))
         if namespace is None:
             raise NotFound(f"no memory {args.id} in this store")
         out = act(Inspector(svc), namespace)
     finally:
         svc.close()
-    print(out.model_dump_json(indent=2) if hasattr(out, "model_dump_json") else json.dumps(out, indent=2))
+    print(json.dumps(out, indent=2) if isinstance(out, dict) else out.model_dump_json(indent=2))
     return 0
 
 
@@ -118,7 +124,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     return _memory_command(args, lambda i, ns: i.detail(ns, args.id))
 
 
-def _human(d) -> dict:
+def _human(d: "MemoryDetail") -> dict[str, Any]:
     """The detail, trimmed to what a person reads first (--json prints everything)."""
     m = d.memory
     return {

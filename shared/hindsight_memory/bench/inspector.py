@@ -3,10 +3,12 @@ scope check, storage reads, JSON) on a namespace of `size` memories and as many 
 
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ..config import Settings
-from ..service import build_service
+from ..service import MemoryService, build_service
 from ..text import key
 from ..writer.messages import memory_id
 from .perf import _load
@@ -15,7 +17,7 @@ from .stats import percentiles, rss_mb, timed
 NS = "bench"
 
 
-def _events(svc, n: int) -> None:
+def _events(svc: MemoryService, n: int) -> None:
     """One raw event per loaded memory, as the writer would have logged it (same ids, sessions and times)."""
     base = datetime(2026, 1, 1, tzinfo=UTC)
     for start in range(0, n, 20_000):
@@ -46,7 +48,7 @@ def _events(svc, n: int) -> None:
         svc.store.append_events(rows)
 
 
-def bench_inspector(size: int, repeat: int = 20) -> dict:
+def bench_inspector(size: int, repeat: int = 20) -> dict[str, Any]:
     """p50/p95 of each request the page makes, at `size` memories (9 in 10 in the namespace shown)."""
     from fastapi.testclient import TestClient
 
@@ -64,10 +66,10 @@ def bench_inspector(size: int, repeat: int = 20) -> dict:
     finally:
         svc.close()
     app = create_app(settings)
-    rows: dict[str, dict] = {}
+    rows: dict[str, dict[str, float]] = {}
     with TestClient(app, base_url="http://127.0.0.1") as http:
 
-        def get(path: str, **params):
+        def get(path: str, **params: Any) -> Any:
             r = http.get(path, params={"namespace": NS, **params})
             r.raise_for_status()
             return r.json()
@@ -77,7 +79,7 @@ def bench_inspector(size: int, repeat: int = 20) -> dict:
         cursor = None
         for _ in range(50):  # a cursor 50 pages of 100 deep
             cursor = get("/v1/memories", limit=100, **({"cursor": cursor} if cursor else {}))["next_cursor"]
-        requests = {
+        requests: dict[str, Callable[[], Any]] = {
             "timeline: first 100 memories": lambda: get("/v1/memories", limit=100),
             "timeline: first 100 raw events": lambda: get("/v1/events", limit=100),
             "timeline: kind + tag filter": lambda: get("/v1/memories", limit=100, kind="semantic", tag="t7"),

@@ -2,7 +2,7 @@
 event log, a namespace overview and reflection runs. Same tokens and scope check as every other route; each
 handler checks the namespace, then makes one call through Operations (as the agent tools do)."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
@@ -27,7 +27,9 @@ from .rest import ErrorBody, Who
 MemoryId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="A memory id (32 hex characters)")]
 RunId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="A reflection run id")]
 Namespace = Annotated[str, Query(max_length=300, description="The namespace the memory lives in")]
-ERRORS: dict[int | str, dict] = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)
+}
 
 
 def build_inspector_router(ops: Operations) -> APIRouter:
@@ -58,7 +60,9 @@ def build_inspector_router(ops: Operations) -> APIRouter:
         response_model=CorrectionResult,
         summary="Correct a memory: a new version supersedes it (history kept, source user-correction)",
     )
-    def correct_memory(memory_id: MemoryId, namespace: Namespace, body: MemoryCorrection, who: Who) -> dict:
+    def correct_memory(
+        memory_id: MemoryId, namespace: Namespace, body: MemoryCorrection, who: Who
+    ) -> dict[str, Any]:
         return ops.correct(who, namespace, memory_id, body)
 
     @r.delete(
@@ -69,7 +73,7 @@ def build_inspector_router(ops: Operations) -> APIRouter:
         namespace: Namespace,
         who: Who,
         purge: Annotated[bool, Query(description="Erase from every table and version")] = False,
-    ) -> dict:
+    ) -> dict[str, Any]:
         return ops.inspector(who, namespace).forget(namespace, memory_id, purge)
 
     @r.post(
@@ -77,7 +81,7 @@ def build_inspector_router(ops: Operations) -> APIRouter:
         response_model=RestoreResult,
         summary="Undo a soft forget or an archive",
     )
-    def restore_memory(memory_id: MemoryId, namespace: Namespace, who: Who) -> dict:
+    def restore_memory(memory_id: MemoryId, namespace: Namespace, who: Who) -> dict[str, Any]:
         return ops.inspector(who, namespace).restore(namespace, memory_id)
 
     @r.get("/reflection/runs", response_model=RunPage, summary="Reflection runs, newest first")

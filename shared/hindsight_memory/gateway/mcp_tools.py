@@ -265,7 +265,7 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
         """Correct a memory that is wrong or out of date, e.g. when the user says a recalled fact is wrong. Writes
         a new version that replaces it in recall (the old one stays as history). Returns the new version's id."""
 
-        def go(who: Principal) -> dict:
+        def go(who: Principal) -> dict[str, Any]:
             fix = MemoryCorrection(
                 content=content,
                 tags=tags,

@@ -5,7 +5,7 @@ import json
 from typing import Any
 
 from ..errors import NotFound
-from ..storage import browse
+from ..storage.browse import Cursor
 from ..storage.lance import LanceStore
 from .models import LessonView, RunDetail, RunPage, RunSummary
 from .views import ID_RE, brief, check_id, decode_cursor, encode_cursor
@@ -20,7 +20,7 @@ def run_page(store: LanceStore, ns: str, limit: int, cursor: str | None, pending
     if after is not None:
         rows = [r for r in rows if (r["at"], r["id"]) < (after.at, after.id)]
     page, more = rows[:limit], len(rows) > limit
-    nxt = browse.Cursor(page[-1]["at"], page[-1]["id"]) if more and page else None
+    nxt = Cursor(page[-1]["at"], page[-1]["id"]) if more and page else None
     return RunPage(
         items=[_summary(r, resolved_by) for r in page],
         next_cursor=encode_cursor(nxt),
@@ -46,7 +46,7 @@ def run_detail(store: LanceStore, ns: str, run_id: str) -> RunDetail:
     episode_id = detail.get("episode_id")
     if isinstance(episode_id, str) and ID_RE.fullmatch(episode_id):
         ids.append(episode_id)
-    found = browse.find_anywhere(store, ns, ids) if ids else {}
+    found = store.find_anywhere(ns, ids) if ids else {}
     for x in lessons:
         if x.id in found:
             x.memory = brief(*found[x.id])
@@ -60,7 +60,7 @@ def run_detail(store: LanceStore, ns: str, run_id: str) -> RunDetail:
     )
 
 
-def _detail(row: dict) -> dict:
+def _detail(row: dict[str, Any]) -> dict[str, Any]:
     try:
         out = json.loads(row.get("detail") or "{}")
     except ValueError:
@@ -68,7 +68,7 @@ def _detail(row: dict) -> dict:
     return out if isinstance(out, dict) else {}
 
 
-def _summary(r: dict, resolved_by: dict[str, str]) -> RunSummary:
+def _summary(r: dict[str, Any], resolved_by: dict[str, str]) -> RunSummary:
     d = _detail(r)
     lessons = [x for x in d.get("lessons") or [] if isinstance(x, dict)]
     kept = sum(1 for x in lessons if x.get("decision", "insert") in ("insert", "merge"))
@@ -91,7 +91,7 @@ def _summary(r: dict, resolved_by: dict[str, str]) -> RunSummary:
     )
 
 
-def _lesson(x: dict) -> LessonView:
+def _lesson(x: dict[str, Any]) -> LessonView:
     """A lesson decision of a reflection run, or a lesson written by induction (content + merged_into)."""
     raw = x.get("scores")
     scores: dict[str, Any] = raw if isinstance(raw, dict) else {}

@@ -10,7 +10,7 @@ from ..errors import Conflict, InvalidInput, LimitExceeded, NotFound
 from ..models import Memory, MemoryCorrection, Status, utcnow
 from ..namespaces import validate_namespace
 from ..service import MemoryService
-from ..storage import browse
+from ..storage.filters import Where
 from ..storage.lance import COLD, EVENTS, MEMORIES
 from ..text import normalize
 from ..writer.correct import CORRECTION
@@ -43,7 +43,7 @@ class Inspector:
 
     # ------------------------------------------------------------------ lists
     def memories(self, q: MemoryQuery) -> MemoryPage:
-        def build(w):
+        def build(w: Where) -> Where:
             if q.status:
                 w.enum_in("status", q.status)
             return w.labels(
@@ -55,8 +55,7 @@ class Inspector:
                 until=q.until,
             )
 
-        got = browse.page(
-            self.store,
+        got = self.store.browse_page(
             q.namespace,
             build,
             tables=(MEMORIES, COLD),
@@ -70,11 +69,10 @@ class Inspector:
         )
 
     def events(self, q: EventQuery) -> EventPage:
-        def build(w):
+        def build(w: Where) -> Where:
             return w.labels(kinds=q.kind, session_id=q.session_id, since=q.since, until=q.until)
 
-        got = browse.page(
-            self.store,
+        got = self.store.browse_page(
             q.namespace,
             build,
             tables=(EVENTS,),
@@ -86,7 +84,7 @@ class Inspector:
 
     # ------------------------------------------------------------------ one memory
     def _get(self, ns: str, mid: str) -> tuple[Memory, str]:
-        found = browse.find_anywhere(self.store, validate_namespace(ns), [check_id(mid)])
+        found = self.store.find_anywhere(validate_namespace(ns), [check_id(mid)])
         if mid not in found:
             raise NotFound("no memory with this id in this namespace")
         return found[mid]
@@ -102,7 +100,7 @@ class Inspector:
             if e["id"] != m.id
         ]
         merged_ids = {e["id"] for e in merged}
-        sources = browse.find_anywhere(self.store, ns, [i for i in ids if i != m.id])
+        sources = self.store.find_anywhere(ns, [i for i in ids if i != m.id])
         fb = m.metadata.get("_feedback") or {}
         return MemoryDetail(
             memory=view(m, table),
@@ -110,7 +108,7 @@ class Inspector:
             source_events=[event(e) for e in sorted(events, key=_when) if e["id"] not in merged_ids],
             merged_events=[event(e) for e in sorted(merged, key=_when)],
             source_memories=[brief(s, t) for s, t in sources.values()],
-            derived=[brief(d, t) for d, t in browse.cite(self.store, ns, m.id)],
+            derived=[brief(d, t) for d, t in self.store.derived_from(ns, m.id)],
             merged_from=list(m.metadata.get(MERGED_FROM) or []),
             usage=Usage(
                 access_count=m.access_count,
@@ -135,7 +133,7 @@ class Inspector:
                 nxt = getattr(cur, step)
                 if not nxt or not ID_RE.fullmatch(nxt) or any(v.id == nxt for v, _ in chain):
                     break
-                found = browse.find_anywhere(self.store, ns, [nxt])
+                found = self.store.find_anywhere(ns, [nxt])
                 if nxt not in found:
                     break
                 cur = found[nxt][0]
@@ -236,7 +234,7 @@ class Inspector:
 
     # ------------------------------------------------------------------ overview
     def overview(self, ns: str) -> Overview:
-        got = browse.summary(self.store, validate_namespace(ns))
+        got = self.store.overview_counts(validate_namespace(ns))
         mem_days, ev_days = got["memories_per_day"], got["events_per_day"]
         days = sorted(set(mem_days) | set(ev_days))[-GROWTH_DAYS:]
         recalls, hits = self.svc.counters.recall_counts(ns)
@@ -269,8 +267,8 @@ def _same(stored: Any, given: Any) -> bool:
     # Scores are stored as float32: 0.9 reads back as 0.8999999761.
     if isinstance(stored, float) and isinstance(given, int | float):
         return abs(stored - given) < 1e-6
-    return stored == given
+    return bool(stored == given)
 
 
-def _when(e: dict) -> tuple:
+def _when(e: dict[str, Any]) -> tuple[Any, str]:
     return (e["occurred_at"], e["id"])

@@ -5,11 +5,11 @@ import binascii
 import json
 import re
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
 from ..errors import InvalidInput
 from ..models import Memory
-from ..storage import browse
+from ..storage.browse import Cursor
 from ..storage.lance import MEMORIES
 from .models import EventView, MemoryBrief, MemoryView, Table
 
@@ -23,20 +23,20 @@ def check_id(value: str, what: str = "memory id") -> str:
     return value
 
 
-def encode_cursor(c: browse.Cursor | None) -> str | None:
+def encode_cursor(c: Cursor | None) -> str | None:
     if c is None:
         return None
     raw = json.dumps({"t": c.at.isoformat(), "i": c.id}, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(value: str | None) -> browse.Cursor | None:
+def decode_cursor(value: str | None) -> Cursor | None:
     """Raises: InvalidInput: not a cursor this API returned."""
     if not value:
         return None
     try:
         data = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
-        return browse.Cursor(datetime.fromisoformat(data["t"]), check_id(data["i"]))
+        return Cursor(datetime.fromisoformat(data["t"]), check_id(data["i"]))
     except (ValueError, KeyError, TypeError, binascii.Error, InvalidInput):
         raise InvalidInput("cursor is not one returned by this API") from None
 
@@ -59,7 +59,7 @@ def view(m: Memory, table: str = MEMORIES) -> MemoryView:
     return MemoryView(**m.model_dump(), table=cast(Table, table))
 
 
-def event(r: dict) -> EventView:
+def event(r: dict[str, Any]) -> EventView:
     return EventView(
         id=r["id"],
         session_id=r.get("session_id") or None,
