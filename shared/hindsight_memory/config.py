@@ -50,7 +50,6 @@ class Settings(BaseSettings):
     dedup_threshold: float | None = Field(default=None, description="Cosine; None = calibrated per embedder")
 
     # --- recall
-    default_top_k: int = 5
     candidate_pool: int = 60
     rrf_k: int = 60
     half_life_days: float = 30.0
@@ -122,7 +121,6 @@ class Settings(BaseSettings):
     token_refresh_s: float = Field(default=30.0, gt=0, le=60)
     token_miss_refresh_s: float = Field(default=5.0, ge=0, le=60)
     allowed_hosts: str = "localhost,127.0.0.1,[::1]"
-    log_content: bool = False
 
     @field_validator("*", mode="before")
     @classmethod

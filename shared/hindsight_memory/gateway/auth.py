@@ -43,10 +43,12 @@ def hash_token(token: str) -> str:
 @dataclass(frozen=True)
 class Reach:
     """The namespaces a request reads, writes or deletes: one namespace, one with every namespace under it
-    (`subtree`), or (namespace None) every namespace of the tenant."""
+    (`subtree`), or (namespace None) every namespace of the tenant; or (`listed`) a listing, which names only
+    the namespaces this same check accepts one by one (Operations.execute hands it `covers`)."""
 
     namespace: str | None
     subtree: bool = False
+    listed: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,10 @@ class Principal:
 
     def covers(self, reach: Reach) -> bool:
         """Whether every namespace `reach` may touch, existing now or created later, is in scope: a subtree
-        needs a prefix scope at or above it, since an exact scope says nothing about what lies below."""
+        needs a prefix scope at or above it, since an exact scope says nothing about what lies below. A listing
+        is allowed to every token: what it returns is filtered namespace by namespace."""
+        if reach.listed:
+            return True
         if reach.namespace is None:
             return "*" in self.namespaces
         if not reach.subtree:
@@ -81,7 +86,7 @@ class Principal:
         )
 
     def authorize(self, reach: Reach, *, admin: bool = False) -> None:
-        """The one scope check of the gateway (ops.Operations.execute calls it for every operation).
+        """The one scope check of the gateway (operations.Operations.execute calls it for every operation).
 
         Raises:
             InvalidInput: malformed namespace.  Forbidden: not admin when needed, or not every namespace covered.
@@ -134,7 +139,7 @@ def _parse_scope(scope: str) -> str:
     return scope
 
 
-def parse_records(raw: list[dict]) -> list[_Record]:
+def parse_records(raw: list[dict[str, Any]]) -> list[_Record]:
     """Token records as configured (hashes only).
 
     Raises:
@@ -246,7 +251,9 @@ class TokenRegistry:
         return found
 
 
-def create_token(tenant: str, namespaces: list[str], admin: bool = False, name: str = "") -> tuple[str, dict]:
+def create_token(
+    tenant: str, namespaces: list[str], admin: bool = False, name: str = ""
+) -> tuple[str, dict[str, Any]]:
     """Generate a token and the record to put in HINDSIGHT_TOKENS (which holds the hash, never the token)."""
     validate_tenant(tenant)
     if not namespaces:

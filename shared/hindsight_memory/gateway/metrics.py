@@ -120,4 +120,4 @@ class Metrics:
 
     def render(self, tenant: str, *, unauthenticated: bool = False) -> bytes:
         shown = frozenset({tenant, NO_TENANT} if unauthenticated else {tenant})
-        return generate_latest(_TenantView(self.registry, shown))  # type: ignore[arg-type]
+        return generate_latest(_TenantView(self.registry, shown))

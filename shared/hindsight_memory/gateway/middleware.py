@@ -4,6 +4,7 @@ handler parses the body: REST gets `{"error": {"code", "message"}}`, MCP a JSON-
 
 import json
 import logging
+import re
 import time
 from typing import Any
 
@@ -13,7 +14,7 @@ from mcp.types import INVALID_REQUEST, PARSE_ERROR
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import HindsightError
+from ..errors import HindsightError, error_body
 from .auth import TokenRegistry
 from .logs import new_request_id, request_id
 from .mcp_tools import current_principal
@@ -35,14 +36,33 @@ ROUTES = {
     "/v1/memories/forget",
     "/v1/memories/feedback",
     "/v1/stats",
+    "/v1/namespaces",
+    "/v1/overview",
+    "/v1/memories",
+    "/v1/events",
+    "/v1/reflection/runs",
+    "/ui",
+    "/ui/",
 }
+# Paths holding an id or a file name get their route's template as label, so labels stay few whatever is sent.
+TEMPLATES = (
+    (re.compile(r"/v1/memories/[0-9a-f]{32}"), "/v1/memories/{id}"),
+    (re.compile(r"/v1/memories/[0-9a-f]{32}/restore"), "/v1/memories/{id}/restore"),
+    (re.compile(r"/v1/reflection/runs/[0-9a-f]{32}"), "/v1/reflection/runs/{id}"),
+    (re.compile(r"/ui/[A-Za-z0-9_-]+\.(?:js|css|html)"), "/ui/{file}"),
+)
 
 
-def error_body(code: str, message: str) -> dict:
-    return {"error": {"code": code, "message": message}}
+def route_label(path: str) -> str:
+    """The metrics and access-log label of a request path: a known route or template, else "other"."""
+    if path in ROUTES:
+        return path
+    return next((label for pattern, label in TEMPLATES if pattern.fullmatch(path)), "other")
 
 
-def rpc_error_body(code: str, message: str, rpc_id: Any = None, rpc_code: int = INVALID_REQUEST) -> dict:
+def rpc_error_body(
+    code: str, message: str, rpc_id: Any = None, rpc_code: int = INVALID_REQUEST
+) -> dict[str, Any]:
     """The same refusal as a JSON-RPC error object, for /mcp (the message keeps the REST code in front)."""
     ok_id = rpc_id if isinstance(rpc_id, (str, int)) and not isinstance(rpc_id, bool) else None
     return {"jsonrpc": "2.0", "id": ok_id, "error": {"code": rpc_code, "message": f"{code}: {message}"}}
@@ -111,7 +131,7 @@ class GatewayMiddleware:
                 current_principal.reset(p_token)
         finally:
             elapsed = time.perf_counter() - start
-            route = path if path in ROUTES else "other"
+            route = route_label(path)
             self.metrics.observe_request(who.tenant if who else None, route, status, elapsed)
             log.info(
                 "request",

@@ -6,8 +6,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import InvalidInput
+from ..inspector.models import MAX_PAGE, EventQuery, MemoryQuery
 from ..lifecycle.export import parse_record
-from ..models import MemoryId, RecallQuery, StoreRequest
+from ..models import MemoryCorrection, MemoryId, RecallQuery, RunId, StoreRequest
 from ..namespaces import Namespace
 from ..writer.messages import ForgetFilter
 from .validation import describe
@@ -16,13 +17,22 @@ MAX_EXPORT = 10_000
 
 __all__ = [
     "CompactRequest",
+    "CorrectRequest",
+    "EventQuery",
     "ExportRequest",
     "FeedbackRequest",
+    "ForgetMemoryRequest",
     "ForgetRequest",
     "ImportRequest",
+    "MemoryQuery",
+    "MemoryRequest",
+    "NamespaceRequest",
+    "NamespacesRequest",
     "PromptRequest",
     "RecallQuery",
     "ReflectRequest",
+    "RunRequest",
+    "RunsRequest",
     "StatsRequest",
     "StoreRequest",
 ]
@@ -99,3 +109,36 @@ class CompactRequest(_Request):
 
 class PromptRequest(_Request):
     namespace: Namespace = "default"
+
+
+# ---------------------------------------------------------------------- the inspector (MemoryQuery, EventQuery too)
+class NamespacesRequest(_Request):
+    """No parameters: the answer is every namespace holding data that the token covers."""
+
+
+class NamespaceRequest(_Request):
+    namespace: Namespace
+
+
+class MemoryRequest(_Request):
+    namespace: Namespace
+    id: MemoryId
+
+
+class ForgetMemoryRequest(MemoryRequest):
+    purge: bool = Field(default=False, description="Erase from every table and version")
+
+
+class CorrectRequest(MemoryRequest):
+    fix: MemoryCorrection
+
+
+class RunsRequest(_Request):
+    namespace: Namespace
+    limit: int = Field(default=50, ge=1, le=MAX_PAGE)
+    cursor: str | None = Field(default=None, max_length=300)
+
+
+class RunRequest(_Request):
+    namespace: Namespace
+    id: RunId

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from ..errors import Unauthorized
 from ..models import RecallQuery, StoreRequest, StoreResult
 from .auth import Principal
-from .ops import Operations
+from .operations import Operations
 from .requests import FeedbackRequest, ForgetRequest, StatsRequest
 
 __all__ = ["ErrorBody", "FeedbackRequest", "ForgetRequest", "Who", "build_router", "principal"]
@@ -25,7 +25,7 @@ class ErrorBody(BaseModel):
 def principal(request: Request) -> Principal:
     """The caller, authenticated by the gateway middleware before the body was even parsed."""
     who = request.scope.get("state", {}).get("principal")
-    if who is None:  # fail closed; the middleware authenticates every /v1 request
+    if not isinstance(who, Principal):  # fail closed; the middleware authenticates every /v1 request
         raise Unauthorized("not authenticated")
     return who
 
@@ -40,23 +40,33 @@ def build_router(ops: Operations) -> APIRouter:
     r = APIRouter(prefix="/v1", tags=["memories"], responses=ERRORS)
 
     @r.post("/memories/store", response_model=StoreResult, summary="Store memories")
-    def store(body: StoreRequest, who: Who) -> dict:
+    def store(body: StoreRequest, who: Who) -> Any:
         return ops.execute(who, "store", body)
 
-    @r.post("/memories/recall", summary="Recall memories (returned as data with provenance)")
-    def recall(body: RecallQuery, who: Who) -> dict:
+    @r.post(
+        "/memories/recall",
+        response_model=dict[str, Any],
+        summary="Recall memories (returned as data with provenance)",
+    )
+    def recall(body: RecallQuery, who: Who) -> Any:
         return ops.execute(who, "recall", body)
 
-    @r.post("/memories/forget", summary="Forget by ids, a filter or the whole namespace")
-    def forget(body: ForgetRequest, who: Who) -> dict:
+    @r.post(
+        "/memories/forget",
+        response_model=dict[str, Any],
+        summary="Forget by ids, a filter or the whole namespace",
+    )
+    def forget(body: ForgetRequest, who: Who) -> Any:
         return ops.execute(who, "forget", body)
 
-    @r.post("/memories/feedback", summary="Rate a recalled memory as useful or not")
-    def feedback(body: FeedbackRequest, who: Who) -> dict:
+    @r.post(
+        "/memories/feedback", response_model=dict[str, Any], summary="Rate a recalled memory as useful or not"
+    )
+    def feedback(body: FeedbackRequest, who: Who) -> Any:
         return ops.execute(who, "feedback", body)
 
-    @r.get("/stats", summary="Counts for a namespace (admin)")
-    def stats(query: Annotated[StatsRequest, Query()], who: Who) -> dict:
+    @r.get("/stats", response_model=dict[str, Any], summary="Counts for a namespace (admin)")
+    def stats(query: Annotated[StatsRequest, Query()], who: Who) -> Any:
         return ops.execute(who, "stats", query)
 
     return r

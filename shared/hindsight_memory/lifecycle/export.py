@@ -21,7 +21,8 @@ from pydantic import ValidationError
 from ..errors import InvalidInput
 from ..models import ID_RULE, MEMORY_ID, Memory, MemoryCreate, Source, StoreRequest, utcnow
 from ..namespaces import validate_namespace
-from ..storage.lance import COLD, MEMORIES
+from ..ports import MemoryPort
+from ..storage.lance import COLD, MEMORIES, LanceStore
 from ..writer.messages import ImportedMemory, ImportOp
 from .forget import MERGED_FROM
 
@@ -30,7 +31,9 @@ VERSION = 1
 BATCH = 200
 
 
-def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -> Iterator[dict]:
+def export_records(
+    store: LanceStore, namespace: str | None, *, vectors: bool = True
+) -> Iterator[dict[str, Any]]:
     """Header, then every memory (hot, warm and cold), then every event of `namespace` (None: all)."""
     if namespace is not None:
         validate_namespace(namespace)
@@ -46,12 +49,12 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
     for table in (MEMORIES, COLD):
         for page in store.scan(namespace, table, with_vectors=vectors):
             for m, v in page:
-                rec = {"type": "memory", "table": table, "memory": m.model_dump(mode="json")}
+                rec: dict[str, Any] = {"type": "memory", "table": table, "memory": m.model_dump(mode="json")}
                 if vectors and v is not None:
                     rec["vector"] = [float(x) for x in v]
                 yield rec
-    for page in store.scan_events(namespace):
-        for e in page:
+    for events in store.scan_events(namespace):
+        for e in events:
             yield {
                 "type": "event",
                 "event": {k: v.isoformat() if isinstance(v, datetime) else v for k, v in e.items()},
@@ -59,13 +62,13 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
 
 
 def import_records(
-    svc: Any,
+    svc: MemoryPort,
     namespace: str | None,
-    records: Iterable[dict],
+    records: Iterable[dict[str, Any]],
     *,
     confidence: float | None = None,
     on_record: Any = None,
-) -> dict:
+) -> dict[str, Any]:
     """Import exported records (into their own namespace, or all into `namespace`) and seeds (need `namespace`).
 
     Raises:
@@ -77,7 +80,7 @@ def import_records(
         raise InvalidInput("confidence must be between 0 and 1")
     summary = {"memories": 0, "events": 0, "seeds": 0, "re_embedded": 0, "seeds_deduplicated": 0}
     mems: dict[str, list[ImportedMemory]] = defaultdict(list)
-    events: dict[str, list[dict]] = defaultdict(list)
+    events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     seeds: list[MemoryCreate] = []
     for n, rec in enumerate(records, start=1):
         kind, value = parse_record(rec, n, namespace, confidence)
@@ -162,7 +165,9 @@ def _moved_id(namespace: str, old: str) -> str:
 
 
 def _moved(m: Memory, namespace: str) -> Memory:
-    mv = lambda i: _moved_id(namespace, i) if i else i  # noqa: E731
+    def mv(i: str | None) -> str | None:
+        return _moved_id(namespace, i) if i else i
+
     meta = dict(m.metadata)
     if MERGED_FROM in meta:
         meta[MERGED_FROM] = [mv(i) for i in meta[MERGED_FROM]]
@@ -178,9 +183,9 @@ def _moved(m: Memory, namespace: str) -> Memory:
     )
 
 
-def _flush(svc: Any, mems: dict, events: dict, summary: dict) -> None:
+def _flush(svc: MemoryPort, mems: dict[str, Any], events: dict[str, Any], summary: dict[str, Any]) -> None:
     for ns in sorted(set(mems) | set(events)):
-        out = svc._run(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
+        out = svc.apply_op(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
         if out is None:  # a remote writer: queued, counted as sent
             out = {"memories": len(mems.get(ns, [])), "events": len(events.get(ns, [])), "re_embedded": 0}
         for k in ("memories", "events", "re_embedded"):
@@ -189,8 +194,11 @@ def _flush(svc: Any, mems: dict, events: dict, summary: dict) -> None:
     events.clear()
 
 
-def _store_seeds(svc: Any, namespace: str | None, seeds: list[MemoryCreate], summary: dict) -> None:
+def _store_seeds(
+    svc: MemoryPort, namespace: str | None, seeds: list[MemoryCreate], summary: dict[str, Any]
+) -> None:
     if seeds:
+        assert namespace is not None  # parse_record refuses a seed without a target namespace
         res = svc.store_memories(StoreRequest(namespace=namespace, items=list(seeds), wait=True))
         summary["seeds"] += res.stored
         summary["seeds_deduplicated"] += res.deduplicated
@@ -199,8 +207,8 @@ def _store_seeds(svc: Any, namespace: str | None, seeds: list[MemoryCreate], sum
 
 # ---------------------------------------------------------------------- files (called by the CLI)
 def export_jsonl(
-    svc: Any, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
-) -> dict:
+    svc: MemoryPort, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
+) -> dict[str, Any]:
     """Write an export file; returns a summary (counts per record type, bytes)."""
     from tqdm import tqdm
 
@@ -221,7 +229,7 @@ def export_jsonl(
     }
 
 
-def _lines(path: Path) -> Iterator[dict]:
+def _lines(path: Path) -> Iterator[dict[str, Any]]:
     with path.open(encoding="utf-8") as f:
         for n, line in enumerate(f, start=1):
             if line.strip():
@@ -232,13 +240,13 @@ def _lines(path: Path) -> Iterator[dict]:
 
 
 def import_jsonl(
-    svc: Any,
+    svc: MemoryPort,
     path: str | Path,
     namespace: str | None = None,
     *,
     confidence: float | None = None,
     progress: bool = True,
-) -> dict:
+) -> dict[str, Any]:
     """Validate the whole file first (nothing is written if any line is bad), then import it."""
     from tqdm import tqdm
 
@@ -256,8 +264,13 @@ CSV_LISTS = ("tags", "entities")
 
 
 def import_csv(
-    svc: Any, path: str | Path, namespace: str, *, confidence: float | None = None, progress: bool = True
-) -> dict:
+    svc: MemoryPort,
+    path: str | Path,
+    namespace: str,
+    *,
+    confidence: float | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
     """Simple facts, one per row: a `content` column, optional kind, tags and entities (`;`-separated),
     importance, confidence, occurred_at, slot, session_id. Every row is validated before any is stored."""
     from tqdm import tqdm
