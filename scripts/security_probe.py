@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "shared"))
 from hindsight_memory.gateway.auth import create_token  # noqa: E402
@@ -531,13 +532,102 @@ def cross_tenant(p: Probe) -> None:
         p.problems.append("carol/x/sub lost its memory")
 
 
+def inspector(p: Probe) -> None:
+    """The inspector's /v1 routes and the /ui page: the same validation and scope check as the agent tools."""
+    c = "inspector routes and /ui"
+    _, reply = p.send(
+        c,
+        "POST",
+        "/v1/memories/recall",
+        who="bob",
+        body={"namespace": "bob/private", "query": "note", "min_score": 0},
+        expect={200},
+    )
+    bob_id = json.loads(reply)["memories"][0]["id"]
+    fix = {"content": "overwritten by a probe"}
+    # Namespace escapes in the query string of every route, and in memory_correct.
+    for ns in NAMESPACE_ESCAPES:
+        if not isinstance(ns, str):
+            continue
+        q = "namespace=" + quote(ns, safe="")
+        for method, path, body in (
+            ("GET", "/v1/memories", None),
+            ("GET", "/v1/events", None),
+            ("GET", "/v1/overview", None),
+            ("GET", "/v1/reflection/runs", None),
+            ("GET", f"/v1/memories/{bob_id}", None),
+            ("PATCH", f"/v1/memories/{bob_id}", fix),
+            ("DELETE", f"/v1/memories/{bob_id}", None),
+            ("POST", f"/v1/memories/{bob_id}/restore", None),
+        ):
+            p.send(c, method, f"{path}?{q}", body=body, expect={400, 403, 422})
+        p.tool(c, "memory_correct", {"namespace": ns, "id": bob_id, "content": "overwritten by a probe"})
+    # Malformed ids in the path: refused (422), or no such route (404/405); never a 5xx.
+    for bad in (
+        "..%2F..%2Fstats",
+        "0" * 31,
+        "0" * 33,
+        "ABCDEF" + "0" * 26,
+        "%27%20OR%20%271%27%3D%271",
+        "%00",
+        "0" * 32 + "%20",
+        "x" * 5000,
+        "%ED%A0%80",
+    ):
+        for method, path in (
+            ("GET", f"/v1/memories/{bad}"),
+            ("DELETE", f"/v1/memories/{bad}?purge=true"),
+            ("POST", f"/v1/memories/{bad}/restore"),
+            ("GET", f"/v1/reflection/runs/{bad}"),
+        ):
+            sep = "&" if "?" in path else "?"
+            p.send(c, method, f"{path}{sep}namespace=alice%2Fshared", expect={400, 404, 405, 422})
+        p.tool(c, "memory_correct", {"namespace": "alice/shared", "id": bad, "content": "x"})
+    # Bob's memory by id: outside the scope (403), or inside alice's namespace (404): never bob's row.
+    for method, body in (("GET", None), ("PATCH", fix), ("DELETE", None)):
+        p.send(
+            c, method, f"/v1/memories/{bob_id}?namespace=bob%2Fprivate&purge=true", body=body, expect={403}
+        )
+        p.send(
+            c, method, f"/v1/memories/{bob_id}?namespace=alice%2Fshared&purge=true", body=body, expect={404}
+        )
+    p.send(c, "POST", f"/v1/memories/{bob_id}/restore?namespace=alice%2Fshared", expect={404})
+    p.tool(c, "memory_correct", {"namespace": "bob/private", "id": bob_id, "content": "x"})
+    p.tool(c, "memory_correct", {"namespace": "alice/shared", "id": bob_id, "content": "x"})
+    for who in ("alice", "carol", "globex"):
+        p.send(c, "GET", "/v1/memories?namespace=bob%2Fprivate", who=who, expect={403})
+    p.send(c, "GET", "/v1/memories?namespace=carol%2Fx%2Fsub", who="carol", expect={403})
+    _, reply = p.send(c, "GET", f"/v1/memories/{bob_id}?namespace=bob%2Fprivate", who="bob", expect={200})
+    detail = json.loads(reply)["memory"]
+    if detail["status"] != "active" or SECRETS["bob"] not in detail["content"]:
+        p.problems.append("bob's memory changed after the inspector probes")
+    # The namespace listing names only what the token covers, in its own tenant.
+    allowed = {
+        "alice": {"alice/shared"},
+        "bob": {"bob/private"},
+        "carol": {"carol/x"},
+        "globex": {"alice/shared"},
+    }
+    for who, expected in allowed.items():
+        _, reply = p.send(c, "GET", "/v1/namespaces", who=who, expect={200})
+        listed = set(json.loads(reply)["namespaces"])
+        if listed != expected:
+            p.problems.append(f"{who} lists {sorted(listed)}, expected {sorted(expected)}")
+    p.send(c, "GET", "/v1/namespaces", who=None, expect={401})
+    # The page needs no token and carries no data.
+    for path in ("/ui", "/ui/", "/ui/app.js", "/ui/api.js", "/ui/app.css"):
+        p.send(c, "GET", path, who=None, expect={200})
+    for path in ("/ui/..%2F..%2Fapp.py", "/ui/index.html", "/ui/%00", "/ui/secrets.json", "/ui/static"):
+        p.send(c, "GET", path, who=None, expect={404})
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         proc, port, tokens = start(Path(tmp))
         try:
             p = Probe(port, tokens)
             seed(p)
-            for step in (headers, namespaces, malformed_rpc, sizes, filters, cross_tenant):
+            for step in (headers, namespaces, malformed_rpc, sizes, filters, cross_tenant, inspector):
                 step(p)
             p.send(
                 "after all",
