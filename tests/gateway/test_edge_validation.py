@@ -183,6 +183,26 @@ def test_the_keep_alive_connection_stays_usable_after_every_kind_of_rejection(li
 
 
 # ---------------------------------------------------------------- namespaces: one canonical form, one rule
+def inspector_requests(http, headers: dict, namespace: str, memory_id: str) -> dict:
+    """One request to each of the inspector's namespace routes (REST /v1), by name."""
+    q = {"namespace": namespace}
+    return {
+        "overview": http.get("/v1/overview", headers=headers, params=q),
+        "memories": http.get("/v1/memories", headers=headers, params=q),
+        "events": http.get("/v1/events", headers=headers, params=q),
+        "runs": http.get("/v1/reflection/runs", headers=headers, params=q),
+        "run": http.get(f"/v1/reflection/runs/{memory_id}", headers=headers, params=q),
+        "memory": http.get(f"/v1/memories/{memory_id}", headers=headers, params=q),
+        "correct": http.patch(
+            f"/v1/memories/{memory_id}", headers=headers, params=q, json={"content": "corrected"}
+        ),
+        "forget_memory": http.delete(
+            f"/v1/memories/{memory_id}", headers=headers, params={**q, "purge": True}
+        ),
+        "restore": http.post(f"/v1/memories/{memory_id}/restore", headers=headers, params=q),
+    }
+
+
 WHITESPACE_NAMESPACES = [" alice/ws", "alice/ws ", "\talice/ws", "alice/ws\n", "alice/ ws"]
 
 
@@ -207,6 +227,7 @@ def test_a_namespace_with_whitespace_is_refused_by_every_operation_on_both_edges
                 json={"namespace": namespace, "id": "0" * 32, "useful": True},
             ),
             "stats": http.get("/v1/stats", headers=admin, params={"namespace": namespace}),
+            **inspector_requests(http, h, namespace, "0" * 32),
         }
     for op, resp in responses.items():
         err = assert_clean_rejection(resp)
@@ -217,6 +238,7 @@ def test_a_namespace_with_whitespace_is_refused_by_every_operation_on_both_edges
         "memory_forget": {"namespace": namespace, "everything": True},
         "memory_feedback": {"namespace": namespace, "id": "0" * 32, "useful": True},
         "memory_reflect": {"namespace": namespace, "session_id": "s"},
+        "memory_correct": {"namespace": namespace, "id": "0" * 32, "content": "x"},
     }
     for tool, args in mcp_calls.items():
         assert tool_error(call(live_gateway, tool, args)).startswith("invalid_input"), tool
@@ -242,12 +264,30 @@ def test_a_malformed_id_is_refused_at_the_gateway_and_never_reaches_the_writer(l
     for resp, field in ((forget, "ids"), (feedback, "id")):
         err = assert_clean_rejection(resp)
         assert err["code"] == "invalid_input" and field in err["message"], err
+    assert tool_error(
+        call(live_gateway, "memory_correct", {"namespace": NS, "id": bad, "content": "x"})
+    ).startswith("invalid_input: id")
     assert tool_error(call(live_gateway, "memory_forget", {"namespace": NS, "ids": [bad]})).startswith(
         "invalid_input: ids"
     )
     assert tool_error(
         call(live_gateway, "memory_feedback", {"namespace": NS, "id": bad, "useful": True})
     ).startswith("invalid_input: id")
+    assert [r for r in caplog.records if r.name.startswith("hindsight_memory.writer")] == []
+
+
+# Ids in the inspector's paths: the same pattern (what cannot even be one path segment gets a 404: no route).
+PATH_IDS = ["0" * 31, "0" * 33, "ABCDEF" + "0" * 26, "' OR '1'='1", "g" * 32, "0" * 32 + " "]
+
+
+@pytest.mark.parametrize("bad", PATH_IDS)
+def test_a_malformed_id_in_an_inspector_path_is_refused_like_any_id(live_gateway, caplog, bad):
+    with caplog.at_level(logging.WARNING, logger="hindsight_memory"), live_gateway.http() as http:
+        responses = inspector_requests(http, live_gateway.headers("alice"), NS, bad)
+    for op in ("run", "memory", "correct", "forget_memory", "restore"):
+        err = assert_clean_rejection(responses[op], value=bad)
+        assert responses[op].status_code == 422, (op, responses[op].text)
+        assert err["code"] == "invalid_input" and "id" in err["message"], (op, err)
     assert [r for r in caplog.records if r.name.startswith("hindsight_memory.writer")] == []
 
 

@@ -8,6 +8,7 @@ import boto3
 
 from hindsight_memory.gateway.app import create_app
 from hindsight_memory.gateway.auth import create_token
+from hindsight_memory.gateway.middleware import route_label
 from tests.gateway.conftest import UvicornThread, gateway_settings, make_tokens
 from tests.support.moto import free_port, new_bucket, recording_moto_server
 
@@ -20,6 +21,41 @@ def test_metrics_need_an_admin_token(live_gateway):
     assert anonymous.status_code == 401 and set(anonymous.json()) == {"error"}
     assert agent.status_code == 403 and agent.json()["error"]["code"] == "forbidden"
     assert admin.status_code == 200 and "hindsight_http_requests_total" in admin.text
+
+
+def test_request_metrics_label_the_inspector_routes_by_their_template_never_by_an_id(live_gateway):
+    """GIVEN requests to the inspector's routes, one with a memory id
+    WHEN /metrics is scraped THEN each is counted under its route (ids and file names become the template),
+    so no value a caller sends becomes a label."""
+    memory_id = "ab" * 16
+    with live_gateway.http() as http:
+        h = live_gateway.headers("alice")
+        http.get("/v1/namespaces", headers=h)
+        http.get("/v1/memories", headers=h, params={"namespace": "alice/labels"})
+        http.get(f"/v1/memories/{memory_id}", headers=h, params={"namespace": "alice/labels"})
+        http.post(f"/v1/memories/{memory_id}/restore", headers=h, params={"namespace": "alice/labels"})
+        http.get("/v1/memories/not-one-of-ours", headers=h, params={"namespace": "alice/labels"})
+        scraped = http.get("/metrics", headers=live_gateway.headers("admin")).text
+    routes = {
+        line.split('route="')[1].split('"')[0]
+        for line in scraped.splitlines()
+        if line.startswith("hindsight_http_requests_total{")
+    }
+    assert {
+        "/v1/namespaces",
+        "/v1/memories",
+        "/v1/memories/{id}",
+        "/v1/memories/{id}/restore",
+        "other",
+    } <= routes
+    assert memory_id not in scraped and "not-one-of-ours" not in scraped
+    # The page's requests carry no token (counted under no tenant): their labels, straight from the middleware.
+    assert [route_label(p) for p in ("/ui", "/ui/app.js", "/ui/..%2Fx", "/ui/" + "a" * 40 + ".js")] == [
+        "/ui",
+        "/ui/{file}",
+        "other",
+        "/ui/{file}",
+    ]
 
 
 def test_an_admin_sees_only_its_own_tenant_on_metrics(tmp_path):

@@ -1,5 +1,6 @@
 """Property: for random token scopes (exact and `prefix/*`, admin or not) over random namespace trees, no
-operation through MCP or REST reads, writes or deletes anything outside the token's scope.
+operation through MCP or REST (the inspector's routes included) reads, writes or deletes anything outside the
+token's scope, and the namespace listing names exactly the namespaces with data that the scope covers.
 
 Each example gets a tenant of its own (fresh tables) holding one marked memory per namespace of its tree, and a
 new token written to the gateway's tokens file (an unknown token re-reads the file at once). One operation is
@@ -51,6 +52,8 @@ def allowed(op: str, args: dict, scopes: list[str], admin: bool) -> bool:
     covered; with its sub-namespaces, a prefix scope at or above it (or '*'); all namespaces need '*'."""
     if op in ADMIN_OPS and not admin:
         return False
+    if op == "namespaces":  # a listing: never refused, filtered instead (checked exactly by the test)
+        return True
     ns = args.get("namespace")
     if ns is None:
         return "*" in scopes
@@ -177,6 +180,16 @@ FORMS = [
     "import",
     "compact",
     "compact_all",
+    # the inspector's routes and memory_correct
+    "memories",
+    "events",
+    "overview",
+    "runs",
+    "memory",
+    "correct",
+    "delete",
+    "restore",
+    "namespaces",
 ]
 REST = {
     "store": ("POST", "/v1/memories/store"),
@@ -184,6 +197,18 @@ REST = {
     "forget": ("POST", "/v1/memories/forget"),
     "feedback": ("POST", "/v1/memories/feedback"),
     "stats": ("GET", "/v1/stats"),
+    "correct": ("PATCH", "/v1/memories/{id}"),
+    "delete": ("DELETE", "/v1/memories/{id}"),
+    "restore": ("POST", "/v1/memories/{id}/restore"),
+    "namespaces": ("GET", "/v1/namespaces"),
+}
+# The inspector's reads (REST only).
+READS = {
+    "memories": "/v1/memories",
+    "events": "/v1/events",
+    "overview": "/v1/overview",
+    "runs": "/v1/reflection/runs",
+    "memory": "/v1/memories/{id}",
 }
 
 
@@ -194,7 +219,9 @@ def scenarios(draw, form: str):
     scopes = draw(scope_sets(near))
     admin = draw(st.booleans())
     op = form.split("_")[0]
-    edge = draw(st.sampled_from(["mcp", "rest"])) if op in REST else "mcp"
+    # Agent tools go over MCP or REST; the inspector's routes are REST only (its correction is a tool too).
+    rest_only = op in READS or op in ("delete", "restore", "namespaces")
+    edge = "rest" if rest_only else draw(st.sampled_from(["mcp", "rest"])) if op in REST else "mcp"
     # The target: often the very namespace a scope names (where an exact scope meets a subtree), else one
     # of the tree or any namespace at all.
     bases = sorted({sc.removesuffix("/*") for sc in scopes if sc != "*"})
@@ -227,12 +254,30 @@ def scenarios(draw, form: str):
         args["records"] = "EXPORT_OF_SOURCE"
     elif form == "compact_all":
         args["namespace"] = None
+    elif op in READS:
+        args["id"] = "ID_OF_SOURCE"
+    elif op == "correct":
+        args.update(id="ID_OF_SOURCE", content="a corrected note")
+    elif op == "delete":
+        args.update(id="ID_OF_SOURCE", purge=draw(st.booleans()))
+    elif op == "restore":
+        args["id"] = "ID_OF_SOURCE"
+    elif op == "namespaces":
+        args = {}
     return tree, scopes, admin, op, edge, args, source
 
 
 def send(gw: Gateway, token: str, op: str, edge: str, args: dict) -> httpx.Response:
     headers = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=gw.url, timeout=120, trust_env=False) as http:
+        if op in READS:
+            path = READS[op].format(id=args["id"])
+            return http.get(path, params={"namespace": args["namespace"]}, headers=headers)
+        if edge == "rest" and "{id}" in REST[op][1]:
+            method, path = REST[op]
+            params = {k: v for k, v in args.items() if k in ("namespace", "purge")}
+            body = {"content": args["content"]} if op == "correct" else None
+            return http.request(method, path.format(id=args["id"]), params=params, json=body, headers=headers)
         if edge == "rest":
             method, path = REST[op]
             if method == "GET":
@@ -271,6 +316,8 @@ def test_no_operation_reaches_outside_the_token_scope(gateway, form, data):
     # Refused exactly when the oracle says so: never too little, and never more than the scope requires.
     expected = allowed(op, args, scopes, admin)
     assert refused(resp, edge) != expected, (op, edge, scopes, admin, args.get("namespace"), resp.text[:300])
+    if op == "namespaces":  # exactly the namespaces holding data that the scope covers, nothing else
+        assert resp.json()["namespaces"] == sorted(ns for ns in tree if covered(ns, scopes)), scopes
     event(f"{op} {'ran' if expected else 'refused'}")
     gateway.tenants.get(tenant).flush()
     after = gateway.snapshot(tenant)
