@@ -1,12 +1,37 @@
 """Typed models at the boundaries: MemoryCreate -> Memory -> MemoryPublic, RecallQuery -> RecallResult."""
 
+import re
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
-from .namespaces import validate_namespace
+from .namespaces import Namespace
+
+# Every memory and event id this service hands out: 32 lowercase hex digits. One pattern, checked at the edge
+# (requests, import records) and again by the filter builder, so a malformed id never reaches the writer.
+MEMORY_ID = re.compile(r"^[0-9a-f]{32}$")
+ID_RULE = "must be a memory id as returned by store or recall (32 lowercase hex digits)"
+
+
+def _checked_id(value: object) -> str:
+    if not isinstance(value, str) or not MEMORY_ID.fullmatch(value):
+        raise ValueError(ID_RULE)
+    return value
+
+
+MemoryId = Annotated[str, BeforeValidator(_checked_id), Field(pattern=MEMORY_ID.pattern)]
+
+
+def _checked_run_id(value: object) -> str:
+    if not isinstance(value, str) or not MEMORY_ID.fullmatch(value):
+        raise ValueError("must be a reflection run id (32 lowercase hex digits)")
+    return value
+
+
+# A reflection run's id: the same shape as a memory id, its own message.
+RunId = Annotated[str, BeforeValidator(_checked_run_id), Field(pattern=MEMORY_ID.pattern)]
 
 
 class Kind(StrEnum):
@@ -21,6 +46,7 @@ class Source(StrEnum):
     tool = "tool"
     reflection = "reflection"
     import_ = "import"
+    user_correction = "user-correction"  # a new version written by a person correcting a memory
 
 
 class Status(StrEnum):
@@ -43,6 +69,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+def clean_labels(values: list[str]) -> list[str]:
+    """Tags or entities with whitespace collapsed and duplicates dropped (order kept).
+
+    Raises:
+        ValueError: a label empty or longer than 128 characters.
+    """
+    out: list[str] = []
+    for v in values:
+        v = " ".join(str(v).split())
+        if not v or len(v) > 128:
+            raise ValueError("tags and entities must be 1-128 characters")
+        if v not in out:
+            out.append(v)
+    return out
+
+
 class MemoryCreate(_Strict):
     """One item of a store call, as a client sends it."""
 
@@ -63,21 +105,23 @@ class MemoryCreate(_Strict):
     slot: str | None = Field(
         default=None, max_length=256, description="Fact slot, e.g. 'budget'; a new value supersedes"
     )
-    source_ids: list[str] = Field(
+    source_ids: list[MemoryId] = Field(
         default_factory=list, max_length=256, description="Events this was derived from"
     )
 
     @field_validator("tags", "entities")
     @classmethod
     def _clean_labels(cls, values: list[str]) -> list[str]:
-        out: list[str] = []
-        for v in values:
-            v = " ".join(str(v).split())
-            if not v or len(v) > 128:
-                raise ValueError("tags and entities must be 1-128 characters")
-            if v not in out:
-                out.append(v)
-        return out
+        return clean_labels(values)
+
+    @field_validator("source")
+    @classmethod
+    def _not_a_correction(cls, v: Source) -> Source:
+        if v == Source.user_correction:
+            raise ValueError(
+                "'user-correction' is set by a correction (PATCH /v1/memories/{id}), not by a store"
+            )
+        return v
 
     @field_validator("occurred_at")
     @classmethod
@@ -122,6 +166,27 @@ class Memory(BaseModel):
 APPLIED_OPS = "_applied_ops"
 
 
+class MemoryCorrection(_Strict):
+    """A person's correction of a memory: only the fields given change. It becomes a new version that supersedes
+    the old one (which is kept as history)."""
+
+    content: str | None = Field(default=None, min_length=1, description="The corrected text")
+    tags: list[str] | None = Field(default=None, max_length=64)
+    entities: list[str] | None = Field(default=None, max_length=64)
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    note: str | None = Field(default=None, max_length=1000, description="Why; kept with the new version")
+
+    @field_validator("tags", "entities")
+    @classmethod
+    def _clean_labels(cls, values: list[str] | None) -> list[str] | None:
+        return None if values is None else clean_labels(values)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields to change (note excluded)."""
+        return self.model_dump(exclude_none=True, exclude={"note"})
+
+
 class MemoryPublic(BaseModel):
     """What recall returns to an agent: data, with provenance, never instructions."""
 
@@ -145,14 +210,9 @@ class MemoryPublic(BaseModel):
 
 
 class StoreRequest(_Strict):
-    namespace: str
+    namespace: Namespace
     items: list[MemoryCreate] = Field(min_length=1)
     wait: bool = False
-
-    @field_validator("namespace")
-    @classmethod
-    def _namespace(cls, v: str) -> str:
-        return validate_namespace(v)
 
 
 class StoreResult(BaseModel):
@@ -167,7 +227,7 @@ class StoreResult(BaseModel):
 
 
 class RecallQuery(_Strict):
-    namespace: str
+    namespace: Namespace
     query: str = Field(min_length=1, max_length=4000)
     top_k: int = Field(default=5, ge=1)
     kinds: list[Kind] | None = None
@@ -182,11 +242,6 @@ class RecallQuery(_Strict):
     include_archived: bool = False
     explain: bool = False
     channels: list[str] = Field(default_factory=lambda: ["vector", "fts"], description="vector, fts or both")
-
-    @field_validator("namespace")
-    @classmethod
-    def _namespace(cls, v: str) -> str:
-        return validate_namespace(v)
 
     @field_validator("since", "until", "now")
     @classmethod

@@ -6,12 +6,13 @@ import logging
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from .config import Settings
+from .counters import Counters
 from .embed import Embedder, make_embedder
 from .errors import InvalidInput, LimitExceeded, QueueUnavailable
 from .llm import make_llm
@@ -36,31 +37,14 @@ from .writer.messages import (
 from .writer.queue import InProcessQueue, SqsQueue, SqsTriggerQueue, WriteQueue
 from .writer.writer import StoreOutcome, Writer
 
+if TYPE_CHECKING:  # imported on first use: most processes never reflect or export
+    from .reflection import Reflector
+    from .storage.objects import ObjectStore
+
 log = logging.getLogger(__name__)
 
 TOUCH_FLUSH_S = 5.0  # usage counts reach storage at most this late (or sooner, on flush/close)
 TOUCH_FLUSH_IDS = 500
-
-
-@dataclass
-class Counters:
-    """Process-local operational counters, read by /metrics and stats."""
-
-    recalls: int = 0
-    recall_hits: int = 0
-    stored: int = 0
-    deduplicated: int = 0
-    superseded: int = 0
-    feedback: Counter = field(default_factory=Counter)
-    reflections: int = 0
-    llm_calls: int = 0
-    llm_tokens: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, **kw: int) -> None:
-        with self.lock:
-            for k, v in kw.items():
-                setattr(self, k, getattr(self, k) + v)
 
 
 class MemoryService:
@@ -84,10 +68,10 @@ class MemoryService:
         self._touched_at = time.monotonic()
         self._touch_lock = threading.Lock()
         self.llm: Any = None  # reflection's LLMClient; None = heuristic mode (set by build_service)
-        self._reflector: Any = None
+        self._reflector: Reflector | None = None
         # Serverless: reflection requests go to the reflect function through its queue (set by build_service).
         self.reflect_queue: SqsTriggerQueue | None = None
-        self.exports: Any = None  # storage.objects.ObjectStore for exports too large to answer inline
+        self.exports: ObjectStore | None = None  # where exports too large to answer inline go (serverless)
 
     @property
     def remote_writer(self) -> bool:
@@ -126,7 +110,7 @@ class MemoryService:
             duplicates_of=out.duplicates_of,
         )
 
-    def _prepare(self, namespace: str, item: MemoryCreate, now) -> PreparedItem:
+    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime) -> PreparedItem:
         s = self.settings
         content = normalize(item.content)
         if not content:
@@ -172,7 +156,7 @@ class MemoryService:
         if q.top_k > self.settings.max_top_k:
             raise LimitExceeded(f"top_k is at most {self.settings.max_top_k}")
         result, ids = self.retriever.recall(q)
-        self.counters.add(recalls=1, recall_hits=0 if result.missing else 1)
+        self.counters.add_recall(q.namespace, hit=not result.missing)
         if ids:
             self._touch(q.namespace, ids)
         return result
@@ -203,26 +187,36 @@ class MemoryService:
                     self._touches.setdefault(ns, Counter()).update(counts)
 
     # ------------------------------------------------------------------ feedback, forget
-    def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict:
+    def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict[str, Any]:
         validate_namespace(namespace)
-        res = self._run(FeedbackOp(namespace=namespace, id=memory_id, useful=useful, at=utcnow()))
+        res = self.apply_op(FeedbackOp(namespace=namespace, id=memory_id, useful=useful, at=utcnow()))
         self.counters.feedback["useful" if useful else "not_useful"] += 1
         return res or {"queued": True}
 
-    def forget(self, namespace: str, ids: list[str], purge: bool = False) -> dict:
+    def forget(self, namespace: str, ids: list[str], purge: bool = False) -> dict[str, Any]:
         validate_namespace(namespace)
         if not ids:
             raise InvalidInput("give the ids to forget")
-        return self._run(ForgetOp(namespace=namespace, ids=ids, purge=purge, at=utcnow())) or {"queued": True}
+        return self.apply_op(ForgetOp(namespace=namespace, ids=ids, purge=purge, at=utcnow())) or {
+            "queued": True
+        }
 
-    def _run(self, op: WriteOp, timeout_s: float | None = None):
-        fut: Future | None = self.queue.submit(op)
+    def apply_op(self, op: WriteOp, timeout_s: float | None = None) -> Any:
+        """Send one op to the single writer and wait for its outcome (within the function's own timeout when
+        serverless); None when a remote writer will apply it."""
+        fut: Future[Any] | None = self.queue.submit(op)
         if fut is None:
             return None
         return fut.result(timeout=self.settings.wait_timeout() if timeout_s is None else timeout_s)
 
+    def follow_writer(self) -> None:
+        """Read the tables the in-process writer now writes, with its embedder (after a reindex switched them).
+        Each swap is one attribute assignment: a recall in flight finishes on the old retriever and old tables."""
+        self.store, self.embedder = self.writer.store, self.writer.embedder
+        self.retriever = Retriever(self.store, self.embedder, self.settings, self.retriever.reranker)
+
     # ------------------------------------------------------------------ stats
-    def stats(self, namespace: str) -> dict:
+    def stats(self, namespace: str) -> dict[str, Any]:
         validate_namespace(namespace)
         return {
             "namespace": namespace,
@@ -244,7 +238,7 @@ class MemoryService:
         everything: bool = False,
         purge: bool = False,
         subtree: bool = False,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Forget by filter (a lifecycle.ForgetFilter or its dict) or the whole namespace (with `subtree`, also
         every namespace under it).
 
@@ -265,24 +259,24 @@ class MemoryService:
         op = ForgetOp(
             namespace=namespace, filter=flt, everything=everything, subtree=subtree, purge=purge, at=utcnow()
         )
-        return self._run(op, timeout_s=3600) or {"queued": True}
+        return self.apply_op(op, timeout_s=3600) or {"queued": True}
 
-    def archive(self, namespace: str, ids: list[str]) -> dict:
+    def archive(self, namespace: str, ids: list[str]) -> dict[str, Any]:
         from .writer.messages import ArchiveOp
 
         validate_namespace(namespace)
-        return self._run(ArchiveOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
+        return self.apply_op(ArchiveOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
 
-    def restore(self, namespace: str, ids: list[str]) -> dict:
+    def restore(self, namespace: str, ids: list[str]) -> dict[str, Any]:
         """Bring archived (cold) or soft-forgotten memories back."""
         from .writer.messages import RestoreOp
 
         validate_namespace(namespace)
-        return self._run(RestoreOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
+        return self.apply_op(RestoreOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
 
     def compact(
         self, namespace: str | None = None, max_seconds: float | None = None, max_rows: int | None = None
-    ) -> dict:
+    ) -> dict[str, Any]:
         """One bounded, resumable compaction run (tiers, archive, merges, histories, table upkeep)."""
         from .lifecycle.compact import compact
 
@@ -290,24 +284,28 @@ class MemoryService:
             validate_namespace(namespace)
         return compact(self, namespace, max_seconds=max_seconds, max_rows=max_rows)
 
-    def export_records(self, namespace: str | None = None, *, vectors: bool = True):
+    def export_records(
+        self, namespace: str | None = None, *, vectors: bool = True
+    ) -> Iterator[dict[str, Any]]:
         from .lifecycle.export import export_records
 
         return export_records(self.store, namespace, vectors=vectors)
 
-    def export_response(self, namespace: str, limit: int) -> dict:
+    def export_response(self, namespace: str, limit: int) -> dict[str, Any]:
         """Up to `limit` records of a namespace, inline or (large) as a file with a URL; see lifecycle.export."""
         from .lifecycle.export import export_response
 
         validate_namespace(namespace)
         return export_response(self, namespace, limit, inline_max_bytes=self.settings.export_inline_max_bytes)
 
-    def import_records(self, namespace: str | None, records, *, confidence: float | None = None) -> dict:
+    def import_records(
+        self, namespace: str | None, records: Iterable[dict[str, Any]], *, confidence: float | None = None
+    ) -> dict[str, Any]:
         from .lifecycle.export import import_records
 
         return import_records(self, namespace, records, confidence=confidence)
 
-    def reindex(self, embedder_spec: str) -> dict:
+    def reindex(self, embedder_spec: str) -> dict[str, Any]:
         """Re-embed everything with another model into new tables, then switch; recall keeps working."""
         from .lifecycle.reindex import reindex
 
@@ -315,7 +313,7 @@ class MemoryService:
 
     # ------------------------------------------------------------------ reflection (thin: see reflection/)
     @property
-    def reflector(self) -> Any:
+    def reflector(self) -> "Reflector":
         if self._reflector is None:
             from .reflection import Prompts, Reflector, RunLog
 
@@ -328,16 +326,16 @@ class MemoryService:
         return self._reflector
 
     def _record_runs(self, rows: list[RunRecord]) -> None:
-        self._run(RunOp(rows=rows))
+        self.apply_op(RunOp(rows=rows))
 
     def reflect(
         self,
         namespace: str,
         session_id: str | None = None,
-        trajectory: list[dict] | None = None,
+        trajectory: list[dict[str, Any]] | None = None,
         trigger: str = "task_end",
         run_id: str | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Distil a finished task into an episode and lessons (recorded under `run_id` when given).
 
         Raises:
@@ -351,9 +349,9 @@ class MemoryService:
         self,
         namespace: str,
         session_id: str | None = None,
-        trajectory: list[dict] | None = None,
+        trajectory: list[dict[str, Any]] | None = None,
         trigger: str = "task_end",
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Reflect now (embedded) or, when a reflect queue is configured (serverless), queue the request for the
         reflect function and return its run id at once; `reflection_run` then tells how it went.
 
@@ -379,7 +377,7 @@ class MemoryService:
         self.reflect_queue.send({**payload, **({"trajectory": trajectory} if trajectory else {})})
         return {**payload, "status": "queued"}
 
-    def reflection_run(self, namespace: str, run_id: str) -> dict:
+    def reflection_run(self, namespace: str, run_id: str) -> dict[str, Any]:
         """A reflection run by id: its outcome once recorded, else queued."""
         validate_namespace(namespace)
         row = self.reflector.runs.get(namespace, run_id)
@@ -397,13 +395,13 @@ class MemoryService:
             **({"result": detail} if detail else {}),
         }
 
-    def induce(self, namespace: str) -> dict:
+    def induce(self, namespace: str) -> dict[str, Any]:
         """Turn clusters of similar episodes into lessons; decay lessons not confirmed for long."""
         from .reflection import induce
 
         return induce(self.reflector, validate_namespace(namespace))
 
-    def reflection_stats(self, namespace: str) -> dict:
+    def reflection_stats(self, namespace: str) -> dict[str, Any]:
         """LLM calls, tokens and cost of reflection in this namespace, and deferred work waiting for budget."""
         return {
             "mode": "llm" if self.llm else "heuristic",
@@ -436,6 +434,21 @@ def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
     )
 
 
+def build_writer(settings: Settings, store: LanceStore, embedder: Embedder) -> Writer:
+    """The single writer, with the lifecycle's ops registered (forget, archive, restore, merge, import, upkeep,
+    reindex): the writer package itself never imports lifecycle."""
+    from .lifecycle.write_handlers import HANDLERS
+
+    return Writer(
+        store,
+        embedder,
+        dedup_threshold=settings.dedup_threshold,
+        working_turns=settings.working_memory_turns,
+        embed_batch_size=settings.embed_batch_size,
+        handlers=HANDLERS,
+    )
+
+
 def build_service(
     settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None
 ) -> MemoryService:
@@ -443,13 +456,7 @@ def build_service(
     settings = settings or Settings()
     embedder = make_embedder(settings.embedder, settings.embed_threads)
     store = build_store(settings, embedder)
-    writer = Writer(
-        store,
-        embedder,
-        dedup_threshold=settings.dedup_threshold,
-        working_turns=settings.working_memory_turns,
-        embed_batch_size=settings.embed_batch_size,
-    )
+    writer = build_writer(settings, store, embedder)
     if queue is None:
         if settings.queue == "sqs":
             if not settings.store_queue_url:

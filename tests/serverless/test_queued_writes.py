@@ -12,10 +12,9 @@ import pytest
 from hindsight_memory.embed.hashing import HashingEmbedder
 from hindsight_memory.gateway.auth import create_token
 from hindsight_memory.serverless.runner import LocalRunner, QueueSource
-from hindsight_memory.service import build_store
+from hindsight_memory.service import build_store, build_writer
 from hindsight_memory.writer.messages import ArchiveOp
 from hindsight_memory.writer.queue import SqsQueue, decode
-from hindsight_memory.writer.writer import Writer
 from tests.serverless.helpers import store_op
 from tests.support.lambda_events import HOST, mcp_call, response_json, tool_result, url_event
 
@@ -78,7 +77,7 @@ def test_archives_made_before_the_cold_tier_had_its_own_prefix_stay_readable(ten
     embedder = HashingEmbedder(256)
     old = build_store(settings, embedder)
     op = store_op(NS, "An archived decision.")
-    writer = Writer(old, embedder)
+    writer = build_writer(settings, old, embedder)
     writer.apply([op])
     writer.apply([ArchiveOp(namespace=NS, ids=[op.items[0].id], at=op.items[0].stored_at)])
 

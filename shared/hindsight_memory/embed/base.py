@@ -30,7 +30,8 @@ class Embedder(ABC):
 
     def embed_query(self, text: str) -> np.ndarray:
         """(dim,) unit vector for a search query (asymmetric models prefix queries differently)."""
-        return self.embed_passages([text])[0]
+        vector: np.ndarray = self.embed_passages([text])[0]
+        return vector
 
     def relevance(self, cosine: float, cjk: bool = False) -> float:
         """Cosine mapped to 0..1 on this model's scale (for a CJK query on its CJK scale), so thresholds mean the
@@ -43,4 +44,5 @@ class Embedder(ABC):
 def unit(rows: np.ndarray) -> np.ndarray:
     rows = np.asarray(rows, dtype=np.float32)
     norms = np.linalg.norm(rows, axis=-1, keepdims=True)
-    return rows / np.maximum(norms, 1e-12)
+    out: np.ndarray = rows / np.maximum(norms, 1e-12)
+    return out

@@ -20,9 +20,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import InvalidInput
-from ..models import Memory, MemoryCreate, Source, StoreRequest, utcnow
+from ..models import ID_RULE, MEMORY_ID, Memory, MemoryCreate, Source, StoreRequest, utcnow
 from ..namespaces import validate_namespace
-from ..storage.lance import COLD, MEMORIES
+from ..ports import MemoryPort
+from ..storage.lance import COLD, MEMORIES, LanceStore
 from ..writer.messages import ImportedMemory, ImportOp
 from .forget import MERGED_FROM
 
@@ -31,7 +32,9 @@ VERSION = 1
 BATCH = 200
 
 
-def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -> Iterator[dict]:
+def export_records(
+    store: LanceStore, namespace: str | None, *, vectors: bool = True
+) -> Iterator[dict[str, Any]]:
     """Header, then every memory (hot, warm and cold), then every event of `namespace` (None: all)."""
     if namespace is not None:
         validate_namespace(namespace)
@@ -47,12 +50,12 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
     for table in (MEMORIES, COLD):
         for page in store.scan(namespace, table, with_vectors=vectors):
             for m, v in page:
-                rec = {"type": "memory", "table": table, "memory": m.model_dump(mode="json")}
+                rec: dict[str, Any] = {"type": "memory", "table": table, "memory": m.model_dump(mode="json")}
                 if vectors and v is not None:
                     rec["vector"] = [float(x) for x in v]
                 yield rec
-    for page in store.scan_events(namespace):
-        for e in page:
+    for events in store.scan_events(namespace):
+        for e in events:
             yield {
                 "type": "event",
                 "event": {k: v.isoformat() if isinstance(v, datetime) else v for k, v in e.items()},
@@ -61,7 +64,7 @@ def export_records(store: Any, namespace: str | None, *, vectors: bool = True) -
 
 def export_response(
     svc: Any, namespace: str, limit: int, *, inline_max_bytes: int, expires_s: int = 3600
-) -> dict:
+) -> dict[str, Any]:
     """An export as one request answers it: the records inline while they are small, else (when the service has
     somewhere to put them) a JSONL file written there as it is read, with a URL valid for `expires_s`.
 
@@ -90,13 +93,13 @@ def _plain(value: Any) -> Any:
 
 
 def import_records(
-    svc: Any,
+    svc: MemoryPort,
     namespace: str | None,
-    records: Iterable[dict],
+    records: Iterable[dict[str, Any]],
     *,
     confidence: float | None = None,
     on_record: Any = None,
-) -> dict:
+) -> dict[str, Any]:
     """Import exported records (into their own namespace, or all into `namespace`) and seeds (need `namespace`).
 
     Raises:
@@ -108,7 +111,7 @@ def import_records(
         raise InvalidInput("confidence must be between 0 and 1")
     summary = {"memories": 0, "events": 0, "seeds": 0, "re_embedded": 0, "seeds_deduplicated": 0}
     mems: dict[str, list[ImportedMemory]] = defaultdict(list)
-    events: dict[str, list[dict]] = defaultdict(list)
+    events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     seeds: list[MemoryCreate] = []
     for n, rec in enumerate(records, start=1):
         kind, value = parse_record(rec, n, namespace, confidence)
@@ -145,6 +148,7 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
             return "header", rec
         if kind == "memory":
             m = Memory.model_validate(rec["memory"])
+            _ids(n, m.id, *m.source_ids, *(i for i in (m.supersedes, m.superseded_by) if i))
             if confidence is not None:
                 m = m.model_copy(update={"confidence": confidence})
             validate_namespace(m.namespace)
@@ -156,6 +160,7 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
         if kind == "event":
             e = dict(rec["event"])
             validate_namespace(e["namespace"])
+            _ids(n, e["id"], *([e["memory_id"]] if e.get("memory_id") else []))
             if namespace and e["namespace"] != namespace:
                 e.update(
                     namespace=namespace,
@@ -172,9 +177,17 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
             if confidence is not None:
                 fields["confidence"] = confidence
             return "seed", MemoryCreate.model_validate(fields)
-        raise InvalidInput(f"record {n}: unknown record type {kind!r}")
+        raise InvalidInput(
+            f"record {n}: unknown record type (expected header, memory, event or a seed with content)"
+        )
     except (ValidationError, KeyError, TypeError, ValueError) as exc:
         raise InvalidInput(f"record {n}: {exc}") from exc
+
+
+def _ids(n: int, *ids: Any) -> None:
+    """Ids go into storage filters: one pattern for all of them, checked before anything is queued."""
+    if any(not isinstance(i, str) or not MEMORY_ID.fullmatch(i) for i in ids):
+        raise InvalidInput(f"record {n}: every id {ID_RULE}")
 
 
 def _moved_id(namespace: str, old: str) -> str:
@@ -183,7 +196,9 @@ def _moved_id(namespace: str, old: str) -> str:
 
 
 def _moved(m: Memory, namespace: str) -> Memory:
-    mv = lambda i: _moved_id(namespace, i) if i else i  # noqa: E731
+    def mv(i: str | None) -> str | None:
+        return _moved_id(namespace, i) if i else i
+
     meta = dict(m.metadata)
     if MERGED_FROM in meta:
         meta[MERGED_FROM] = [mv(i) for i in meta[MERGED_FROM]]
@@ -199,9 +214,9 @@ def _moved(m: Memory, namespace: str) -> Memory:
     )
 
 
-def _flush(svc: Any, mems: dict, events: dict, summary: dict) -> None:
+def _flush(svc: MemoryPort, mems: dict[str, Any], events: dict[str, Any], summary: dict[str, Any]) -> None:
     for ns in sorted(set(mems) | set(events)):
-        out = svc._run(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
+        out = svc.apply_op(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
         if out is None:  # a remote writer: queued, counted as sent
             out = {"memories": len(mems.get(ns, [])), "events": len(events.get(ns, [])), "re_embedded": 0}
         for k in ("memories", "events", "re_embedded"):
@@ -210,8 +225,11 @@ def _flush(svc: Any, mems: dict, events: dict, summary: dict) -> None:
     events.clear()
 
 
-def _store_seeds(svc: Any, namespace: str | None, seeds: list[MemoryCreate], summary: dict) -> None:
+def _store_seeds(
+    svc: MemoryPort, namespace: str | None, seeds: list[MemoryCreate], summary: dict[str, Any]
+) -> None:
     if seeds:
+        assert namespace is not None  # parse_record refuses a seed without a target namespace
         res = svc.store_memories(StoreRequest(namespace=namespace, items=list(seeds), wait=True))
         summary["seeds"] += res.stored
         summary["seeds_deduplicated"] += res.deduplicated
@@ -220,8 +238,8 @@ def _store_seeds(svc: Any, namespace: str | None, seeds: list[MemoryCreate], sum
 
 # ---------------------------------------------------------------------- files (called by the CLI)
 def export_jsonl(
-    svc: Any, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
-) -> dict:
+    svc: MemoryPort, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
+) -> dict[str, Any]:
     """Write an export file; returns a summary (counts per record type, bytes)."""
     from tqdm import tqdm
 
@@ -242,7 +260,7 @@ def export_jsonl(
     }
 
 
-def _lines(path: Path) -> Iterator[dict]:
+def _lines(path: Path) -> Iterator[dict[str, Any]]:
     with path.open(encoding="utf-8") as f:
         for n, line in enumerate(f, start=1):
             if line.strip():
@@ -253,13 +271,13 @@ def _lines(path: Path) -> Iterator[dict]:
 
 
 def import_jsonl(
-    svc: Any,
+    svc: MemoryPort,
     path: str | Path,
     namespace: str | None = None,
     *,
     confidence: float | None = None,
     progress: bool = True,
-) -> dict:
+) -> dict[str, Any]:
     """Validate the whole file first (nothing is written if any line is bad), then import it."""
     from tqdm import tqdm
 
@@ -277,8 +295,13 @@ CSV_LISTS = ("tags", "entities")
 
 
 def import_csv(
-    svc: Any, path: str | Path, namespace: str, *, confidence: float | None = None, progress: bool = True
-) -> dict:
+    svc: MemoryPort,
+    path: str | Path,
+    namespace: str,
+    *,
+    confidence: float | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
     """Simple facts, one per row: a `content` column, optional kind, tags and entities (`;`-separated),
     importance, confidence, occurred_at, slot, session_id. Every row is validated before any is stored."""
     from tqdm import tqdm

@@ -1,16 +1,21 @@
-"""Forget: soft (hidden at once, restorable) or purge (gone from every table and every old table version).
-Select by ids, by a filter, or a whole namespace."""
+"""Forget: soft (hidden at once, restorable) or purge (gone from every table, the reflection run log, the
+full-text index, every old table version and every old object version). Select by ids, a filter, or a whole
+namespace."""
+
+from functools import partial
+from typing import Any
 
 from ..models import Memory, Status
 from ..storage.filters import Where
 from ..storage.lance import COLD, MEMORIES, LanceStore
+from ..storage.objects import drop_noncurrent_versions
 from ..writer.messages import ForgetFilter, ForgetOp
 from .tiers import FORGOTTEN_FROM
 
 MERGED_FROM = "_merged_from"  # metadata key: ids that compaction folded into this memory
 
 
-def forget(store: LanceStore, op: ForgetOp) -> dict:
+def forget(store: LanceStore, op: ForgetOp) -> dict[str, Any]:
     ns = op.namespace
     if op.everything:
         return _forget_namespace(store, op)
@@ -22,11 +27,25 @@ def forget(store: LanceStore, op: ForgetOp) -> dict:
     event_ids = purged | {i for m in mems for i in m.metadata.get(MERGED_FROM, [])}
     event_ids |= {e["id"] for e in store.find_events(ns, lambda w: w.ids(purged, column="memory_id"))}
     store.purge_ids(ns, purged, event_ids)
-    store.purge_history()
+    # A reflection run's detail quotes the episode and lessons it wrote: runs naming a purged id go too
+    # (compared in Python, never pasted into a filter).
+    store.purge_runs(
+        ns, [r["id"] for r in store.runs(ns) if any(i in f"{r['detail']} {r['reason']}" for i in purged)]
+    )
+    _erase_old_copies(store)
     return {"forgotten": 0, "purged": len(purged)}
 
 
-def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict:
+def _erase_old_copies(store: LanceStore) -> None:
+    """Deleted rows live on in old table versions, the full-text index and, on a versioned bucket, in the
+    noncurrent versions of the objects LanceDB deleted: remove all three."""
+    store.purge_history()
+    # The cold tier may live under a prefix of its own (serverless: cold/).
+    for uri in dict.fromkeys([store.uri, store.cold_uri or store.uri]):
+        drop_noncurrent_versions(uri, store.storage_options)
+
+
+def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict[str, Any]:
     spaces = store.subtree(op.namespace) if op.subtree else [op.namespace]
     out = {"forgotten": 0, "purged": 0, "namespaces": len(spaces)}
     for ns in spaces:
@@ -40,7 +59,7 @@ def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict:
                     store, [(m, v) for m, v in page if m.status != Status.forgotten], op, table
                 )
     if op.purge:
-        store.purge_history()
+        _erase_old_copies(store)
     return out
 
 
@@ -52,7 +71,7 @@ def _soft(store: LanceStore, ns: str, targets: list[Memory], op: ForgetOp) -> in
     return n
 
 
-def _hide(store: LanceStore, found: list, op: ForgetOp, table: str) -> int:
+def _hide(store: LanceStore, found: list[tuple[Memory, Any]], op: ForgetOp, table: str) -> int:
     # The status before forgetting is kept, so a restore brings back exactly what was there.
     mems = [
         m.model_copy(
@@ -71,10 +90,15 @@ def _hide(store: LanceStore, found: list, op: ForgetOp, table: str) -> int:
 def _select(store: LanceStore, ns: str, op: ForgetOp) -> list[Memory]:
     ids = _resolve(store, ns, op.ids) if op.ids else set()
     out = {m.id: m for table in (MEMORIES, COLD) for m, _ in store.get(ns, ids, table=table)}
-    if op.filter is not None:
+    flt = op.filter
+    if flt is not None:
         for table in (MEMORIES, COLD):
-            out.update({m.id: m for m, _ in store.find(ns, lambda w: _where(w, op.filter), table=table)})
+            out.update({m.id: m for m, _ in store.find(ns, lambda w: _where(w, flt), table=table)})
     return list(out.values())
+
+
+def _derived_from(ids: set[str], w: Where) -> Where:
+    return w.any_key("source_ids", ids)
 
 
 def _where(w: Where, f: ForgetFilter) -> Where:
@@ -110,7 +134,7 @@ def _with_derived(store: LanceStore, ns: str, ids: set[str]) -> set[str]:
         derived = [
             m
             for table in (MEMORIES, COLD)
-            for m, _ in store.find(ns, lambda w, f=frontier: w.any_key("source_ids", f), table=table)
+            for m, _ in store.find(ns, partial(_derived_from, frontier), table=table)
             if m.id not in purged and set(m.source_ids) <= purged | {m.id}
         ]
         frontier = {m.id for m in derived}

@@ -9,17 +9,17 @@ from typing import Any
 
 from ..embed import Embedder, make_embedder
 from ..models import Memory, utcnow
+from ..ports import MemoryPort
 from ..storage.lance import COLD, MEMORIES, LanceStore
-from ..text import normalize
+from ..text import embedding_text
+from ..writer.context import WriterState
 from ..writer.messages import ReindexOp
 
 RETIRED = "retired"  # catalog key: JSON list of {"name", "at"} of table generations a reindex replaced
 
 
-def reindex(svc: Any, embedder_spec: str, *, batch: int = 256) -> dict:
+def reindex(svc: MemoryPort, embedder_spec: str, *, batch: int = 256) -> dict[str, Any]:
     """Copy, catch up, switch; afterwards this service reads and writes the new tables with the new model."""
-    from ..retrieval.recall import Retriever
-
     new = make_embedder(embedder_spec, svc.settings.embed_threads)
     old: LanceStore = svc.store
     suffix = f"{re.sub(r'[^A-Za-z0-9_]', '_', new.model_id)}-{utcnow():%Y%m%dT%H%M%S%f}"
@@ -30,7 +30,7 @@ def reindex(svc: Any, embedder_spec: str, *, batch: int = 256) -> dict:
         cold_table=f"{COLD}-{suffix}",
     )
     copied = {t: copy_table(old, target, new, t, batch) for t in (MEMORIES, COLD)}
-    out = svc._run(
+    out = svc.apply_op(
         ReindexOp(embedder=embedder_spec, memories_table=target.memories_name, cold_table=target.cold_name),
         timeout_s=3600,
     )
@@ -38,9 +38,7 @@ def reindex(svc: Any, embedder_spec: str, *, batch: int = 256) -> dict:
         out is None
     ):  # a remote writer switches when it gets the op; readers pick the tables up when they reopen
         return {"status": "queued", "copied": copied, "tables": [target.memories_name, target.cold_name]}
-    # Each swap is one attribute assignment: a recall in flight finishes on the old retriever and old tables.
-    svc.store, svc.embedder = svc.writer.store, svc.writer.embedder
-    svc.retriever = Retriever(svc.store, svc.embedder, svc.settings, getattr(svc.retriever, "reranker", None))
+    svc.follow_writer()
     return {"status": "switched", "copied": copied, **out}
 
 
@@ -49,14 +47,18 @@ def copy_table(src: LanceStore, dst: LanceStore, embedder: Embedder, table: str,
     for page in src.scan(None, table, batch_rows=batch):
         mems = [m.model_copy(update={"embed_model": embedder.model_id}) for m, _ in page]
         if mems:
-            dst.append(mems, embedder.embed_passages([_text(m) for m in mems]), table=table)
+            dst.append(
+                mems,
+                embedder.embed_passages([embedding_text(m.content, m.context) for m in mems]),
+                table=table,
+            )
             n += len(mems)
     if table == MEMORIES and n:
         dst.ensure_fts_index()
     return n
 
 
-def switch(writer: Any, op: ReindexOp) -> dict:
+def switch(writer: WriterState, op: ReindexOp) -> dict[str, Any]:
     """Inside the writer: bring the new tables up to date, make them current, and write with the new model."""
     new = make_embedder(op.embedder)
     old: LanceStore = writer.store
@@ -72,11 +74,7 @@ def switch(writer: Any, op: ReindexOp) -> dict:
     old.set_catalog({MEMORIES: target.memories_name, COLD: target.cold_name, RETIRED: json.dumps(retired)})
     if target.count():
         target.ensure_fts_index()
-    if (
-        writer.dedup_threshold == writer.embedder.calibration.duplicate
-    ):  # calibrated, not configured: follow the model
-        writer.dedup_threshold = new.calibration.duplicate
-    writer.store, writer.embedder = target, new
+    writer.switch_to(target, new)
     return {
         "caught_up": caught_up,
         "memories_table": target.memories_name,
@@ -99,13 +97,22 @@ def _catch_up(old: LanceStore, new: LanceStore, embedder: Embedder, table: str) 
         vectors: dict[str, Any] = {}
         for ns in {m.namespace for m in mems}:
             same_text = [
-                m.id for m in mems if m.namespace == ns and m.id in after and _text(after[m.id]) == _text(m)
+                m.id
+                for m in mems
+                if m.namespace == ns
+                and m.id in after
+                and embedding_text(after[m.id].content, after[m.id].context)
+                == embedding_text(m.content, m.context)
             ]
             vectors.update({m.id: v for m, v in new.get(ns, same_text, with_vectors=True, table=table)})
         redo = [m for m in mems if m.id not in vectors]
         if redo:
             vectors.update(
-                zip([m.id for m in redo], embedder.embed_passages([_text(m) for m in redo]), strict=True)
+                zip(
+                    [m.id for m in redo],
+                    embedder.embed_passages([embedding_text(m.content, m.context) for m in redo]),
+                    strict=True,
+                )
             )
         new.upsert(mems, [vectors[m.id] for m in mems], table=table)
     return len(changed) + len(gone)
@@ -113,10 +120,6 @@ def _catch_up(old: LanceStore, new: LanceStore, embedder: Embedder, table: str) 
 
 def _differs(a: Memory, b: Memory) -> bool:
     return a.model_dump(exclude={"embed_model"}) != b.model_dump(exclude={"embed_model"})
-
-
-def _text(m: Memory) -> str:
-    return normalize(f"{m.context}\n{m.content}" if m.context else m.content)
 
 
 def drop_retired(store: LanceStore, older_than: timedelta) -> list[str]:

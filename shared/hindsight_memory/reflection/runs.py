@@ -6,6 +6,7 @@ import json
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ..llm import Usage
 from ..models import utcnow
@@ -37,7 +38,7 @@ class RunLog:
         session_id: str | None = None,
         reason: str = "",
         resolves: str | None = None,
-        detail: dict | None = None,
+        detail: dict[str, Any] | None = None,
         at: datetime | None = None,
         run_id: str | None = None,
     ) -> str:
@@ -66,7 +67,7 @@ class RunLog:
         )
         return run_id
 
-    def get(self, namespace: str, run_id: str) -> dict | None:
+    def get(self, namespace: str, run_id: str) -> dict[str, Any] | None:
         """One run of the namespace by id (None until the writer has recorded it)."""
         found = [r for r in self.store.runs(namespace) if r["id"] == run_id]
         return found[-1] if found else None
@@ -75,7 +76,7 @@ class RunLog:
         rows = self.store.runs(namespace, since=day_start(now or utcnow()))
         return sum(int(r["prompt_tokens"] or 0) + int(r["completion_tokens"] or 0) for r in rows)
 
-    def deferred(self, namespace: str, lookback_days: int = 30) -> list[dict]:
+    def deferred(self, namespace: str, lookback_days: int = 30) -> list[dict[str, Any]]:
         """Deferred runs not completed since (oldest first); a session deferred twice counts once."""
         rows = self.store.runs(namespace, since=utcnow() - timedelta(days=lookback_days))
         resolved = {r["resolves"] for r in rows if r["resolves"]}
@@ -101,12 +102,12 @@ class RunLog:
         ]
         return rows[-1]["at"] if rows else None
 
-    def summary(self, namespace: str, days: int = 30) -> dict:
+    def summary(self, namespace: str, days: int = 30) -> dict[str, Any]:
         """Usage and cost for stats: today and over the last `days`."""
         rows = self.store.runs(namespace, since=utcnow() - timedelta(days=days))
         today = day_start(utcnow())
 
-        def total(rs: list[dict]) -> dict:
+        def total(rs: list[dict[str, Any]]) -> dict[str, Any]:
             return {
                 "runs": len(rs),
                 "llm_calls": sum(r["calls"] or 0 for r in rs),

@@ -51,7 +51,7 @@ class Retriever:
     ):
         self.store = store
         self.embedder = embedder
-        self.s = settings
+        self.settings = settings
         self.reranker = reranker
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall")
 
@@ -82,28 +82,28 @@ class Retriever:
         memories = [_public(c) for c in top]
         explain = None
         if q.explain:
+            below = [c for c in cands if c not in relevant]
             explain = {
                 **info,
                 "min_relevance": floor,
-                "results": [
-                    {
-                        "id": c.memory.id,
-                        "score": round(c.score, 4),
-                        "ranks": c.ranks,
-                        "raw": {k: round(v, 4) for k, v in c.raw.items()},
-                        "factors": {k: round(v, 4) for k, v in c.factors.items()},
-                        "why": _why(c),
-                    }
-                    for c in top
+                "results": [_trace(c) for c in top],
+                "dropped_below_min_relevance": [c.memory.id for c in below][:20],
+                # The same trace for candidates that did not make it, with the reason (for the inspector).
+                "dropped": [
+                    {**_trace(c), "content": c.memory.content[:300], "dropped": reason}
+                    for reason, group in (
+                        (f"relevance below {floor:.2f}", below[:20]),
+                        (f"ranked below top_k={q.top_k}", relevant[q.top_k :][:20]),
+                    )
+                    for c in group
                 ],
-                "dropped_below_min_relevance": [c.memory.id for c in cands if c not in relevant][:20],
             }
         return RecallResult(memories=memories, missing=not memories, explain=explain), [
             m.id for m in memories
         ]
 
     def _min_rel(self, q: RecallQuery) -> float:
-        return self.s.min_relevance if q.min_score is None else q.min_score
+        return self.settings.min_relevance if q.min_score is None else q.min_score
 
     # ------------------------------------------------------------------ channels
     def _where(self, q: RecallQuery, window: TimeWindow | None, w: Where | None = None) -> Where:
@@ -123,10 +123,10 @@ class Retriever:
         )
 
     def _search(
-        self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future
-    ) -> tuple[list[Candidate], dict]:
+        self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future[np.ndarray]
+    ) -> tuple[list[Candidate], dict[str, Any]]:
         where = self._where(q, window)
-        n = max(self.s.candidate_pool, q.top_k * 4)
+        n = max(self.settings.candidate_pool, q.top_k * 4)
         fts_future = (
             self._pool.submit(self.store.fts_search, q.namespace, fts_text(q.query), where, n)
             if "fts" in q.channels
@@ -189,7 +189,7 @@ class Retriever:
         qterms = set(terms(q.query))
         cjk = has_cjk(q.query)
         side = side_asked_about(q.query)
-        k = self.s.rrf_k
+        k = self.settings.rrf_k
         n_channels = len(q.channels)
         for c in cands:
             m = c.memory
@@ -202,8 +202,8 @@ class Retriever:
             lex_rel = coverage if "fts" in c.ranks else 0.0
             relevance = max(vec_rel, lex_rel, 0.5 * vec_rel + 0.5 * lex_rel + 0.15 * min(vec_rel, lex_rel))
             age_days = max(0.0, (now - m.occurred_at).total_seconds() / 86400)
-            exempt = m.importance >= self.s.decay_exempt_importance or m.kind == "semantic"
-            decay = 1.0 if exempt else 0.5 ** (age_days / self.s.half_life_days)
+            exempt = m.importance >= self.settings.decay_exempt_importance or m.kind == "semantic"
+            decay = 1.0 if exempt else 0.5 ** (age_days / self.settings.half_life_days)
             importance = 0.85 + 0.3 * m.importance  # 0.85 .. 1.15
             usage = 1.0 + 0.05 * math.log1p(m.access_count)
             base = (0.55 * rrf_norm + 0.45 * relevance) * (0.75 + 0.25 * decay) * importance * usage
@@ -236,7 +236,7 @@ class Retriever:
         """A turn's meaning often lives next to it: the answer follows the question that names the topic
         ("What's your dog called?" / "Biscuit."). Fetch the turns adjacent to the best candidates, then let
         adjacent turns lend each other score."""
-        w = self.s.neighbour_weight
+        w = self.settings.neighbour_weight
         if not w or q.session_id:
             return
         best = sorted(cands.values(), key=lambda c: c.score, reverse=True)[:NEIGHBOUR_SEEDS]
@@ -245,7 +245,7 @@ class Retriever:
         seeds = [c.memory for c in best if c.memory.session_id and invites_reply(c.memory.content)]
         if seeds:
             have = {(c.memory.session_id, c.memory.seq) for c in cands.values()}
-            ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds}
+            ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds if m.session_id}
             for m, vec in self.store.neighbours(
                 q.namespace,
                 lambda w_: self._where(q, window, w_).session_ranges(ranges),
@@ -286,15 +286,18 @@ class Retriever:
         for i, a in enumerate(head):
             for j in range(i + 1, len(head)):
                 b = head[j]
-                if vecs[i] is None or vecs[j] is None or b.memory.occurred_at <= a.memory.occurred_at:
+                va, vb = vecs[i], vecs[j]
+                if va is None or vb is None or b.memory.occurred_at <= a.memory.occurred_at:
                     continue
-                if float(np.dot(vecs[i], vecs[j])) >= same:
+                if float(np.dot(va, vb)) >= same:
                     a.factors["newer_alike"] = 1.0
                     a.score *= OLDER_ALIKE_PRIOR
                     break
         return sorted(ordered, key=lambda x: x.score, reverse=True)
 
     def _rerank(self, query: str, ordered: list[Candidate]) -> None:
+        if self.reranker is None:
+            return
         head = ordered[:20]
         scores = self.reranker.scores(query, [c.memory.content for c in head])
         for c, s in zip(head, scores, strict=True):
@@ -335,6 +338,18 @@ def _dedup(cands: list[Candidate]) -> list[Candidate]:
             seen.add(h)
             out.append(c)
     return out
+
+
+def _trace(c: Candidate) -> dict[str, Any]:
+    """How one candidate was scored: each channel's rank and raw score, the factors, and a one-line reason."""
+    return {
+        "id": c.memory.id,
+        "score": round(c.score, 4),
+        "ranks": c.ranks,
+        "raw": {k: round(v, 4) for k, v in c.raw.items()},
+        "factors": {k: round(v, 4) for k, v in c.factors.items()},
+        "why": _why(c),
+    }
 
 
 def _why(c: Candidate) -> str:

@@ -57,15 +57,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from .runner import SCHEDULES, LocalContext, LocalRunner, load_handler
 
-    handler = load_handler(function)  # type: ignore[arg-type]
+    assert function is not None  # every role but the gateway names its function (see plan)
+    handler = load_handler(function)
     if role == "run":
-        print(handler(dict(SCHEDULES[function]), LocalContext(function)), flush=True)  # type: ignore[index]
+        print(handler(dict(SCHEDULES[function]), LocalContext(function)), flush=True)
         return 0
     import boto3
 
     sqs = boto3.client("sqs")
-    url = os.environ[f"HINDSIGHT_{function.upper()}_QUEUE_URL"]  # type: ignore[union-attr]
-    source, lease = worker_source(sqs, function, url, handler)  # type: ignore[arg-type]
+    url = os.environ[f"HINDSIGHT_{function.upper()}_QUEUE_URL"]
+    source, lease = worker_source(sqs, function, url, handler)
     runner = LocalRunner(sqs, [source], wait_s=WORKER_POLL_S)
     signal.signal(signal.SIGTERM, lambda *_: runner.stop(timeout_s=0))
     runner.start()
@@ -113,10 +114,10 @@ def _standby_logged(lease: Any) -> Any:
     import logging
 
     log = logging.getLogger(__name__)
-    state = {"held": None}
+    state: dict[str, bool | None] = {"held": None}
 
     def gate() -> bool:
-        held = lease.hold()
+        held = bool(lease.hold())
         if held != state["held"]:
             state["held"] = held
             if held:

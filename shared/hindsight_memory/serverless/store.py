@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from ..config import Settings
 from ..errors import InvalidInput
-from ..writer.messages import ReindexOp, StoreOp, UpkeepOp, WriteOp
+from ..writer.messages import PreparedItem, ReindexOp, StoreOp, UpkeepOp, WriteOp
 from ..writer.queue import StoreQueueControl, decode
 from ..writer.writer import Writer
 from .events import BatchResponse, SqsRecord, parse_sqs
@@ -85,22 +85,16 @@ class StoreConsumer:
     def from_settings(cls, settings: Settings) -> "StoreConsumer":
         """Build only what writing needs (storage + embedder): no retriever, no LLM, no web stack."""
         from ..embed import make_embedder
-        from ..service import build_store
+        from ..service import build_store, build_writer
 
         embedder = make_embedder(settings.embedder, settings.embed_threads)
-        writer = Writer(
-            build_store(settings, embedder),
-            embedder,
-            dedup_threshold=settings.dedup_threshold,
-            working_turns=settings.working_memory_turns,
-            embed_batch_size=settings.embed_batch_size,
-        )
+        writer = build_writer(settings, build_store(settings, embedder), embedder)
         control = None
         if settings.store_queue_url:
             control = StoreQueueControl(settings.store_queue_url, settings.store_dlq_url)
         return cls(writer, control)
 
-    def handle(self, event: Any, context: Any = None) -> dict:
+    def handle(self, event: Any, context: Any = None) -> dict[str, Any]:
         """Lambda entry: an SQS batch in, a partial batch response out; the context's remaining time bounds it.
 
         Raises:
@@ -227,7 +221,7 @@ def _units(message_id: str, op: WriteOp) -> list[_Unit]:
     """An op as units of work; a store op with many or long items in parts, each committed on its own."""
     if not isinstance(op, StoreOp):
         return [_Unit(message_id, op, 0, heavy=isinstance(op, UpkeepOp | ReindexOp))]
-    parts: list[list] = [[]]
+    parts: list[list[PreparedItem]] = [[]]
     chars = 0
     for item in op.items:
         size = len(item.content) + len(item.context or "")

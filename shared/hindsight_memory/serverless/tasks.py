@@ -13,41 +13,36 @@ from pydantic import ValidationError
 
 from ..errors import HindsightError, InvalidInput
 from ..models import RecallQuery
-from .edge import error_body
+from .edge import invocation_error
 from .events import BatchResponse, CompactTask, is_sqs_event, parse_sqs, schedule_payload
 
 log = logging.getLogger(__name__)
 
-Trigger = Callable[[Any, dict], dict]
+Trigger = Callable[[Any, dict[str, Any]], dict[str, Any]]
 REFLECT_RESERVE_S = 60.0
 
 
-def recall(service: Any, event: Any) -> dict:
+def recall(service: Any, event: Any) -> dict[str, Any]:
     """Direct invocation: a RecallQuery as JSON in, a RecallResult (or an error body) out."""
     try:
-        return service.recall(RecallQuery.model_validate(event)).model_dump(mode="json")
+        result: dict[str, Any] = service.recall(RecallQuery.model_validate(event)).model_dump(mode="json")
+        return result
     except (HindsightError, ValidationError) as exc:
-        return error_body(exc)
+        return invocation_error(exc)
     finally:
         service.flush_usage()  # the sandbox may be frozen or recycled before another recall
 
 
 def reflection_trigger() -> Trigger:
-    """`reflection.run_trigger`, imported on first use.
+    """`reflection.run_trigger`, imported on first use (only the reflect function needs it)."""
+    from ..reflection import run_trigger
 
-    Raises:
-        HindsightError: reflection is not part of this build.
-    """
-    try:
-        from ..reflection import run_trigger
-    except ImportError as exc:
-        raise HindsightError(
-            "reflection is not available in this build (hindsight_memory.reflection)"
-        ) from exc
     return run_trigger
 
 
-def reflect(service: Any, event: Any, run_trigger: Trigger | None = None, context: Any = None) -> dict:
+def reflect(
+    service: Any, event: Any, run_trigger: Trigger | None = None, context: Any = None
+) -> dict[str, Any]:
     """Reflect-queue batch (task-end, anomaly) or a scheduled trigger ({"trigger": "periodic" | "induction"});
     the context's remaining time bounds how many triggers of a batch are started."""
     run = run_trigger or reflection_trigger()
@@ -81,7 +76,8 @@ def _deadline(context: Any) -> float | None:
     """When to stop starting triggers: a reflection takes up to a minute (an LLM call and a commit)."""
     if context is None or not hasattr(context, "get_remaining_time_in_millis"):
         return None
-    return time.monotonic() + context.get_remaining_time_in_millis() / 1000 - REFLECT_RESERVE_S
+    remaining_s = float(context.get_remaining_time_in_millis()) / 1000
+    return time.monotonic() + remaining_s - REFLECT_RESERVE_S
 
 
 def _record_failure(service: Any, payload: Any, attempt: int, exc: Exception) -> None:
@@ -103,20 +99,17 @@ def _record_failure(service: Any, payload: Any, attempt: int, exc: Exception) ->
         log.exception("could not record the failed reflection")
 
 
-def compact(service: Any, event: Any) -> dict:
+def compact(service: Any, event: Any) -> dict[str, Any]:
     """Scheduled compaction ({"task": "compact"}), for every namespace or the listed ones.
 
     Raises:
         InvalidInput: the payload is not a compaction task.
-        HindsightError: compaction is not part of this build.
     """
     try:
         task = CompactTask.model_validate(schedule_payload(event))
     except ValidationError as exc:
         raise InvalidInput('expected {"task": "compact"}') from exc
-    run = getattr(service, "compact", None)
-    if run is None:
-        raise HindsightError("compaction is not available in this build (MemoryService.compact)")
+    run = service.compact
     if task.namespaces is None:
         return {"task": "compact", "result": _jsonable(run(None))}  # None: every namespace of the tenant
     return {"task": "compact", "result": {ns: _jsonable(run(ns)) for ns in task.namespaces}}

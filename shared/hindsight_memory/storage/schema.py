@@ -102,6 +102,10 @@ RUN_SCHEMA = pa.schema(
     ]
 )
 
+# Columns a search needs; the vector is fetched only where it is used.
+SEARCH_COLUMNS = [f.name for f in memory_schema(1, "x") if f.name not in ("vector", "search_text")]
+WITH_VECTOR = [*SEARCH_COLUMNS, "vector"]
+
 
 def _opt(v: str | None) -> str:
     return v or ""
@@ -159,9 +163,9 @@ def row_to_memory(r: dict[str, Any]) -> Memory:
         status=Status(r["status"]),
         content=r["content"],
         context=r.get("context") or "",
-        occurred_at=_ts(r["occurred_at"]),
-        stored_at=_ts(r["stored_at"]),
-        updated_at=_ts(r["updated_at"]),
+        occurred_at=as_utc(r["occurred_at"]),
+        stored_at=as_utc(r["stored_at"]),
+        updated_at=as_utc(r["updated_at"]),
         session_id=r.get("session_id") or None,
         seq=r.get("seq") or 0,
         tags=list(r.get("tags") or []),

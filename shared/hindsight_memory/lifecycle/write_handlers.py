@@ -1,18 +1,23 @@
-"""Lifecycle operations as the single writer applies them: archive, restore, merge, import, upkeep, reindex, and
-the small records others decide (compaction's catalog cursor, reflection's run log)."""
+"""Lifecycle operations as the single writer applies them: forget, archive, restore, merge, import, upkeep and the
+reindex switch, and the small records others decide (compaction's catalog cursor, reflection's run log),
+registered with the writer as handlers."""
 
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
 import numpy as np
 
+from ..embed import Embedder
 from ..errors import InvalidInput
 from ..models import Memory, Status
 from ..storage.lance import COLD, EVENTS, MEMORIES, LanceStore
-from ..text import normalize
+from ..text import embedding_text
+from ..writer.context import Handler, Pending, WriterState
 from ..writer.messages import (
     ArchiveOp,
     CatalogOp,
+    ForgetOp,
     ImportOp,
     MergeOp,
     ReindexOp,
@@ -20,41 +25,69 @@ from ..writer.messages import (
     RunOp,
     UpkeepOp,
 )
-from .forget import MERGED_FROM
+from .forget import MERGED_FROM, forget
+from .reindex import drop_retired, switch
 from .tiers import archive, restore
 
 
-def apply_lifecycle(writer: Any, op: Any) -> dict:
-    if isinstance(op, ArchiveOp):
-        return archive(writer.store, op)
-    if isinstance(op, RestoreOp):
-        return restore(writer.store, op)
-    if isinstance(op, MergeOp):
-        return merge(writer.store, op)
-    if isinstance(op, ImportOp):
-        return import_memories(writer.store, writer.embedder, op)
-    if isinstance(op, UpkeepOp):
-        from .reindex import drop_retired
-
-        retention = timedelta(hours=op.retention_hours)
-        out = writer.store.upkeep(
-            retention=retention, scalar_min_rows=op.scalar_min_rows, vector_min_rows=op.vector_min_rows
-        )
-        return {**out, "dropped_tables": drop_retired(writer.store, retention)}
-    if isinstance(op, CatalogOp):
-        writer.store.set_catalog(op.entries)
-        return {"catalog": sorted(op.entries)}
-    if isinstance(op, RunOp):
-        writer.store.append_runs([r.model_dump() for r in op.rows])
-        return {"runs": len(op.rows)}
-    if isinstance(op, ReindexOp):
-        from .reindex import switch
-
-        return switch(writer, op)
-    raise TypeError(f"not a lifecycle op: {type(op).__name__}")
+def _archive(writer: WriterState, op: ArchiveOp, pending: Pending) -> dict[str, Any]:
+    return archive(writer.store, op)
 
 
-def merge(store: LanceStore, op: MergeOp) -> dict:
+def _restore(writer: WriterState, op: RestoreOp, pending: Pending) -> dict[str, Any]:
+    return restore(writer.store, op)
+
+
+def _merge(writer: WriterState, op: MergeOp, pending: Pending) -> dict[str, Any]:
+    return merge(writer.store, op)
+
+
+def _import(writer: WriterState, op: ImportOp, pending: Pending) -> dict[str, Any]:
+    return import_memories(writer.store, writer.embedder, op)
+
+
+def _forget(writer: WriterState, op: ForgetOp, pending: Pending) -> dict[str, Any]:
+    return forget(writer.store, op)
+
+
+def _upkeep(writer: WriterState, op: UpkeepOp, pending: Pending) -> dict[str, Any]:
+    retention = timedelta(hours=op.retention_hours)
+    out = writer.store.upkeep(
+        retention=retention, scalar_min_rows=op.scalar_min_rows, vector_min_rows=op.vector_min_rows
+    )
+    return {**out, "dropped_tables": drop_retired(writer.store, retention)}
+
+
+def _catalog(writer: WriterState, op: CatalogOp, pending: Pending) -> dict[str, Any]:
+    writer.store.set_catalog(op.entries)
+    return {"catalog": sorted(op.entries)}
+
+
+def _runs(writer: WriterState, op: RunOp, pending: Pending) -> dict[str, Any]:
+    writer.store.append_runs([r.model_dump() for r in op.rows])
+    return {"runs": len(op.rows)}
+
+
+def _switch(writer: WriterState, op: ReindexOp, pending: Pending) -> dict[str, Any]:
+    return switch(writer, op)
+
+
+# Registered with the writer by service.build_writer. Each commits on its own, after the batch's commit (a forget
+# must win over a store of the same batch).
+HANDLERS: dict[type, Handler] = {
+    ForgetOp: Handler(_forget, after_commit=True),
+    ArchiveOp: Handler(_archive, after_commit=True),
+    RestoreOp: Handler(_restore, after_commit=True),
+    MergeOp: Handler(_merge, after_commit=True),
+    ImportOp: Handler(_import, after_commit=True),
+    UpkeepOp: Handler(_upkeep, after_commit=True),
+    ReindexOp: Handler(_switch, after_commit=True),
+    CatalogOp: Handler(_catalog, after_commit=True),
+    RunOp: Handler(_runs, after_commit=True),
+}
+
+
+def merge(store: LanceStore, op: MergeOp) -> dict[str, Any]:
     """`keep` takes the absorbed memories' sources, counts and labels; the absorbed rows go (their events stay,
     and `keep` lists them, so forgetting an absorbed id still finds its content)."""
     found = {m.id: (m, v) for m, v in store.get(op.namespace, [op.keep, *op.absorb], with_vectors=True)}
@@ -98,14 +131,14 @@ def merge(store: LanceStore, op: MergeOp) -> dict:
     return {"merged": len(gone), "into": keep.id}
 
 
-def _union(lists: Any) -> list:
-    out: list = []
+def _union(lists: Iterable[list[str]]) -> list[str]:
+    out: list[str] = []
     for values in lists:
         out += [v for v in values if v not in out]
     return out
 
 
-def import_memories(store: LanceStore, embedder: Any, op: ImportOp) -> dict:
+def import_memories(store: LanceStore, embedder: Embedder, op: ImportOp) -> dict[str, Any]:
     """Write exported memories and events back as they were; vectors of another model are re-embedded.
 
     Raises:
@@ -132,10 +165,7 @@ def import_memories(store: LanceStore, embedder: Any, op: ImportOp) -> dict:
         else:
             redo.append(i)
     if redo:
-        texts = [
-            normalize(f"{mems[i].context}\n{mems[i].content}" if mems[i].context else mems[i].content)
-            for i in redo
-        ]
+        texts = [embedding_text(mems[i].content, mems[i].context) for i in redo]
         for i, v in zip(redo, embedder.embed_passages(texts), strict=True):
             vectors[i] = v
             mems[i] = mems[i].model_copy(update={"embed_model": embedder.model_id})

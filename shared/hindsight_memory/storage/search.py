@@ -1,0 +1,98 @@
+"""Searches of one namespace: nearest by vector, BM25 full text, batched nearest (dedup), session neighbours.
+Answered from the warm index when the process holds one, else by LanceDB."""
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..models import Memory
+from .filters import Where
+from .reads import Reads
+from .schema import WITH_VECTOR, row_to_memory
+from .tables import MEMORIES
+
+
+class Search(Reads):
+    def neighbours(
+        self, namespace: str, build: Callable[[Where], Where], limit: int
+    ) -> list[tuple[Memory, Any]]:
+        """Like `find` with vectors, for recall's adjacent-turn lookups: answered from memory when warm."""
+        if self.warm is not None:
+            where = build(Where(namespace))
+            self._check_scope(namespace, where)
+            hits = self.warm.rows(where, limit, self._warm_version())
+            if hits is not None:
+                return [(m, v) for m, _, v in self._memories(namespace, hits)]
+        return self.find(namespace, build, with_vectors=True, limit=limit)
+
+    def _memories(
+        self, namespace: str, hits: list[tuple[dict[str, Any], float, Any]]
+    ) -> list[tuple[Memory, float, Any]]:
+        mine = {id(r) for r in self._only_namespace(namespace, [r for r, _, _ in hits])}
+        return [(row_to_memory(r), score, v) for r, score, v in hits if id(r) in mine]
+
+    def vector_search(
+        self, namespace: str, vector: np.ndarray, where: Where, limit: int, table: str = MEMORIES
+    ) -> list[tuple[Memory, float, Any]]:
+        """Nearest memories by cosine similarity, prefiltered by `where` (which is scoped to `namespace`)."""
+        self._check_scope(namespace, where)
+        if table == MEMORIES and self.warm is not None:
+            hits = self.warm.vector(where, vector, limit, self._warm_version())
+            if hits is not None:
+                return self._memories(namespace, hits)
+        t = self._table(table)
+        rows = (
+            t.search(vector, vector_column_name="vector")
+            .distance_type("cosine")
+            .where(str(where), prefilter=True)
+            .select([*WITH_VECTOR, "_distance"])
+            .limit(limit)
+            .to_list()
+        )
+        return [
+            (row_to_memory(r), 1.0 - float(r["_distance"]), r["vector"])
+            for r in self._only_namespace(namespace, rows)
+        ]
+
+    def nearest_many(
+        self, namespace: str, vectors: np.ndarray, where: Where, limit: int
+    ) -> list[list[tuple[Memory, float, Any]]]:
+        """Batched nearest-neighbour lookups (dedup at write time): one query for many vectors."""
+        self._check_scope(namespace, where)
+        if len(vectors) == 0:
+            return []
+        rows = (
+            self.memories.search(list(vectors), vector_column_name="vector")
+            .distance_type("cosine")
+            .where(str(where), prefilter=True)
+            .limit(limit)
+            .to_list()
+        )
+        out: list[list[tuple[Memory, float, Any]]] = [[] for _ in range(len(vectors))]
+        for r in self._only_namespace(namespace, rows):
+            out[r.get("query_index", 0)].append((row_to_memory(r), 1.0 - float(r["_distance"]), r["vector"]))
+        return out
+
+    def fts_search(
+        self, namespace: str, text: str, where: Where, limit: int
+    ) -> list[tuple[Memory, float, Any]]:
+        """BM25 over content + context. The query text goes to the FTS engine as a query, not into a filter."""
+        self._check_scope(namespace, where)
+        if not self.fts_ready() or not text.strip():
+            return []
+        if self.warm is not None:
+            tokens = [t.text for t in self.memories.tokenize(text, column="search_text")]
+            hits = self.warm.text(where, tokens, limit, self._warm_version())
+            if hits is not None:
+                return self._memories(namespace, hits)
+        rows = (
+            self.memories.search(text, query_type="fts", fts_columns="search_text")
+            .where(str(where), prefilter=True)
+            .select([*WITH_VECTOR, "_score"])
+            .limit(limit)
+            .to_list()
+        )
+        return [
+            (row_to_memory(r), float(r["_score"]), r["vector"]) for r in self._only_namespace(namespace, rows)
+        ]
