@@ -5,8 +5,8 @@ each on stdin, one JSON line each on stdout:
     {"invoke": <event>}            the handler with a Lambda-like context -> {"ok": <response>}
     {"start_queue": <queue url>}   poll that queue in the background, as the event source mapping does (with
                                    this function's credentials, as Lambda's pollers use its role)
-    {"probe": <name>, ...}         try one AWS call this function must NOT be able to make -> {"ok": "allowed"} or
-                                   {"ok": "denied: <error>"}
+    {"probe": <name>, ...}         try one AWS call (one its role must refuse, or one it must allow) ->
+                                   {"ok": "allowed"} or {"ok": "denied: <error>"}
 
     python -m tests.iam.sandbox <function>
 """
@@ -21,7 +21,8 @@ from hindsight_memory.serverless.runner import LocalContext, LocalRunner, QueueS
 
 
 def probe(name: str, args: dict) -> str:
-    """A write the function's role must not allow, done as the function would do it."""
+    """One request as the function would make it, with its credentials: a write (or an old version's read) its
+    role must refuse, or one it must allow."""
     import boto3
     from botocore.exceptions import ClientError
 
@@ -30,6 +31,14 @@ def probe(name: str, args: dict) -> str:
             boto3.client("s3").put_object(Bucket=args["bucket"], Key=args["key"], Body=b"probe")
         elif name == "s3_delete":
             boto3.client("s3").delete_object(Bucket=args["bucket"], Key=args["key"])
+        elif name == "s3_delete_version":  # what a purge does to the old copies of a table's files
+            boto3.client("s3").delete_object(
+                Bucket=args["bucket"], Key=args["key"], VersionId=args["version"]
+            )
+        elif name == "s3_get_version":
+            boto3.client("s3").get_object(Bucket=args["bucket"], Key=args["key"], VersionId=args["version"])
+        elif name == "s3_list_versions":
+            boto3.client("s3").list_object_versions(Bucket=args["bucket"], Prefix=args["key"])
         elif name == "sqs_send":
             extra = {"MessageGroupId": "probe"} if args["url"].endswith(".fifo") else {}
             boto3.client("sqs").send_message(QueueUrl=args["url"], MessageBody="{}", **extra)

@@ -427,6 +427,25 @@ def test_each_role_is_rendered_from_the_module_and_only_the_store_role_writes_th
     for fn, doc in rendered.policies.items():
         (secret,) = [st for st in doc["Statement"] if st["Sid"] == "TenantSecret"]
         assert _iam_match(secret["Resource"], enforcing.secret_arn), fn
+    # Old object versions: only the store role lists them (under its own prefixes: a condition moto does not
+    # evaluate, so it is checked here) and deletes them; no role reads one.
+    old_versions = {
+        fn: {a: st for st in doc["Statement"] for a in _list(st["Action"]) if "Version" in a}
+        for fn, doc in rendered.policies.items()
+    }
+    assert {fn: sorted(acts) for fn, acts in old_versions.items()} == {
+        "gateway": [],
+        "store": ["s3:DeleteObjectVersion", "s3:ListBucketVersions"],
+        "recall": [],
+        "reflect": [],
+        "compact": [],
+    }
+    listing = old_versions["store"]["s3:ListBucketVersions"]
+    assert listing["Condition"] == {"StringLike": {"s3:prefix": ["tables/*", "cold/*"]}}
+    assert sorted(_list(old_versions["store"]["s3:DeleteObjectVersion"]["Resource"])) == [
+        f"{bucket}/cold/*",
+        f"{bucket}/tables/*",
+    ]
 
 
 def test_gateway_writes_reach_the_tables_only_through_the_store_function(stack):
@@ -489,6 +508,9 @@ def test_feedback_and_a_purging_forget_apply_under_the_store_role(stack):
 
     assert wait_until(lambda: stack.settled() and not stack.tables().get(NS, [standup.id]), 120)
     assert not stack.tables().versions_containing("Standups are at 9:30")
+    # AND on the versioned bucket no object version, current or old, under tables/ or cold/ holds the text: the
+    # store role listed and deleted the old versions the purge left (s3:ListBucketVersions, DeleteObjectVersion)
+    assert not _copies_in_bucket(stack, b"Standups are at 9:30"), stack.fn["store"].stderr()
 
 
 def test_reflection_runs_under_the_reflect_role_and_its_run_is_recorded_by_the_store_role(stack):
@@ -563,6 +585,14 @@ PROBES = [
     ("compact", "lancedb_create", "cold"),
     ("store", "s3_put", "exports/probe"),
     ("store", "sqs_send", "reflect"),
+    # old object versions: only the store role may list and delete them, under its own prefixes; nobody reads one
+    ("gateway", "s3_list_versions", "tables/"),
+    ("compact", "s3_list_versions", "tables/"),
+    ("gateway", "s3_delete_version", "tables/probe-old"),
+    ("compact", "s3_delete_version", "cold/probe-old"),
+    ("store", "s3_delete_version", "exports/probe-old"),
+    ("gateway", "s3_get_version", "tables/probe-old"),
+    ("store", "s3_get_version", "tables/probe-old"),
 ]
 
 
@@ -574,6 +604,9 @@ def test_a_role_is_refused_what_its_function_must_not_do(stack, function, probe,
 def test_the_probes_can_succeed_where_a_role_allows_it(stack):
     assert _probe(stack, "store", "s3_put", "tables/probe") == "allowed"
     assert _probe(stack, "gateway", "sqs_send", "reflect") == "allowed"
+    assert _probe(stack, "store", "s3_list_versions", "tables/") == "allowed"
+    assert _probe(stack, "store", "s3_delete_version", "tables/probe-old") == "allowed"
+    assert _probe(stack, "store", "s3_delete_version", "cold/probe-old") == "allowed"
 
 
 def test_no_function_logged_a_refused_request_and_no_write_was_given_up(stack):
@@ -590,11 +623,29 @@ def test_no_function_logged_a_refused_request_and_no_write_was_given_up(stack):
 # ---------------------------------------------------------------------------------------------- helpers
 def _probe(stack: Stack, function: str, probe: str, where: str) -> str:
     bucket, urls = stack.rendered.bucket, stack.enforcing.urls
-    if probe in ("s3_put", "s3_delete"):
+    if probe in ("s3_put", "s3_delete", "s3_list_versions"):
         return stack.fn[function].call(probe=probe, bucket=bucket, key=where)
+    if probe in ("s3_delete_version", "s3_get_version"):
+        # an old version to aim at, made with the harness's keys: the object written twice
+        s3 = stack.enforcing.client("s3")
+        old = s3.put_object(Bucket=bucket, Key=where, Body=b"old")["VersionId"]
+        s3.put_object(Bucket=bucket, Key=where, Body=b"new")
+        return stack.fn[function].call(probe=probe, bucket=bucket, key=where, version=old)
     if probe == "sqs_send":
         return stack.fn[function].call(probe=probe, url=urls[where])
     return stack.fn[function].call(probe=probe, uri=f"s3://{bucket}/{where}", table=f"probe_{function}")
+
+
+def _copies_in_bucket(stack: Stack, needle: bytes) -> list[str]:
+    """Every object version (current or old) under tables/ and cold/ whose bytes hold `needle`."""
+    s3, bucket, hits = stack.enforcing.client("s3"), stack.rendered.bucket, []
+    for prefix in ("tables/", "cold/"):
+        for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket, Prefix=prefix):
+            for v in page.get("Versions", []):
+                body = s3.get_object(Bucket=bucket, Key=v["Key"], VersionId=v["VersionId"])["Body"].read()
+                if needle in body:
+                    hits.append(f"{v['Key']}?versionId={v['VersionId']}" if not v["IsLatest"] else v["Key"])
+    return hits
 
 
 def _get(stack: Stack, memory_id: str):

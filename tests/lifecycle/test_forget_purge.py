@@ -6,7 +6,9 @@ import pytest
 
 from hindsight_memory.config import Settings
 from hindsight_memory.errors import InvalidInput
+from hindsight_memory.models import utcnow
 from hindsight_memory.service import build_service
+from hindsight_memory.writer.messages import ArchiveOp
 from tests.lifecycle.helpers import object_versions, raw_files_containing, recall, store
 from tests.reflection.conftest import FAILED_THEN_RETRIED
 from tests.support.moto import new_bucket
@@ -55,6 +57,32 @@ def test_purge_removes_the_content_from_every_table_file_and_version(svc_and_set
     assert raw_files_containing(settings, "zebracorn-4711") == []
     assert svc.store.versions_containing("zebracorn-4711") == []
     assert [m.content for m in recall(svc, NS, "lunch").memories] == ["an unrelated note about lunch"]
+
+
+def test_purge_erases_an_archived_memory_from_the_cold_tier_under_its_own_prefix(s3_endpoint):
+    """The serverless layout: tables under tables/, the cold tier under cold/ of the same versioned bucket."""
+    bucket = new_bucket(s3_endpoint, versioned=True)
+    settings = Settings(
+        store_uri=f"s3://{bucket}/tables",
+        cold_uri=f"s3://{bucket}/cold",
+        embedder="hashing",
+        s3_endpoint=s3_endpoint,
+    )
+    cold = settings.model_copy(update={"store_uri": settings.cold_uri})
+    svc = build_service(settings)
+    try:
+        # GIVEN a secret archived to the cold tier, whose files live under cold/
+        secret = store(svc, NS, "the locker code is quokka-5150").ids[0]
+        svc.apply_op(ArchiveOp(namespace=NS, ids=[secret], at=utcnow()))
+        assert svc.store.count(NS, table="cold") == 1
+        assert raw_files_containing(cold, "quokka-5150"), "the raw scan must see the archived secret"
+        # WHEN it is purged by id
+        assert svc.forget(NS, [secret], purge=True)["purged"] == 1
+        # THEN no object version under tables/ or cold/ holds it any more
+        assert raw_files_containing(settings, "quokka-5150") == []
+        assert raw_files_containing(cold, "quokka-5150") == []
+    finally:
+        svc.close()
 
 
 def test_purge_also_removes_derived_memories_whose_only_sources_were_purged(svc_and_settings):
