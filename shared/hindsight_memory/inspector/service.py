@@ -158,14 +158,16 @@ class Inspector:
 
     # ------------------------------------------------------------------ changes (through the writer)
     def correct(
-        self, ns: str, mid: str, fix: MemoryCorrection, *, timeout_s: float = 120.0
+        self, ns: str, mid: str, fix: MemoryCorrection, *, timeout_s: float | None = None
     ) -> dict[str, Any]:
-        """Write a corrected version that supersedes this one; returns its id once it is visible.
+        """Write a corrected version that supersedes this one; returns its id once it is visible (waiting at most
+        `timeout_s`, by default within the function's own timeout when serverless).
 
         Raises:
             InvalidInput: nothing to change, or empty content.  LimitExceeded: content too long.
             NotFound: no such memory.  Conflict: not the current version (superseded, forgotten, archived).
         """
+        timeout_s = self.svc.settings.wait_timeout() if timeout_s is None else timeout_s
         changes = fix.changes()
         if not changes:
             raise InvalidInput("give at least one of: content, tags, entities, importance, confidence")
