@@ -26,4 +26,7 @@ if [ -f localstack/start.sh ] && [ "${HINDSIGHT_SKIP_LOCALSTACK:-0}" != "1" ]; t
   if [ -s "$started_file" ]; then started=1; fi
   export HINDSIGHT_REQUIRE_LOCALSTACK=1
 fi
-.venv/bin/python -m pytest -q -n 2 --dist loadgroup tests "$@"
+# Each module runs on one worker (--dist loadscope): the IAM test's module shares one emulator and function
+# processes across its tests, in order. (--dist loadgroup with xdist_group marks does not group under pytest 9.2 with
+# pytest-xdist 3.8: xdist tags the group onto item._nodeid, which pytest 9 no longer reads; every group is one module.)
+.venv/bin/python -m pytest -q -n 2 --dist loadscope tests "$@"
