@@ -150,8 +150,11 @@ def test_local_env_applies_to_an_emulator_without_drift_and_destroys(initialised
         destroyed = terraform("destroy", "-auto-approve", "-refresh=false", cwd=local, env=env)
 
     ok(destroyed)
-    assert aws("lambda", emulator).list_functions()["Functions"] == []
-    assert aws("sqs", emulator).list_queues().get("QueueUrls", []) == []
+    # Only this tenant's resources: moto's state is per process, so other tests' tenants may share it.
+    mine = f"hindsight-{TENANT}-"
+    functions = aws("lambda", emulator).list_functions()["Functions"]
+    assert [f["FunctionName"] for f in functions if f["FunctionName"].startswith(mine)] == []
+    assert aws("sqs", emulator).list_queues(QueueNamePrefix=mine).get("QueueUrls", []) == []
 
 
 def test_the_aws_env_plans_against_an_emulator_with_every_policy_known(workspace, tmp_path):
