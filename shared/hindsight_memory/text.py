@@ -40,6 +40,31 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+
+
+def mostly_cjk(text: str) -> bool:
+    """Written mainly in Chinese (or another CJK script): at least a third of its letters are CJK characters. An
+    English sentence with one Chinese name is English; "我的 WiFi 密码" is Chinese."""
+    return script_of(text) == "cjk"
+
+
+def script_of(text: str) -> str:
+    """ "cjk" (mainly CJK characters), "other" (no CJK at all and at least a few words), or "" when too short
+    or too mixed to say ("A presto.", "先学JavaScript还是TypeScript?"). A leading speaker label ("assistant:")
+    does not count."""
+    m = _LEAD_LABEL.match(text)
+    body = text[m.end() :] if m else text
+    cjk = len(_CJK.findall(body))
+    letters = len(_LETTER.findall(body))
+    if cjk and cjk * 3 >= letters:
+        return "cjk"
+    return "other" if not cjk and letters >= 20 else ""
+
+
+_LEAD_LABEL = re.compile(r"^\s*[A-Za-z][\w .'-]{0,30}[:：]\s*")
+
+
 @lru_cache(maxsize=1)
 def _jieba():
     import jieba

@@ -89,6 +89,3 @@ class CachedEmbedder(Embedder):
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.inner.embed_query(text)
-
-    def relevance(self, cosine: float, cjk: bool = False) -> float:
-        return self.inner.relevance(cosine, cjk)

@@ -6,6 +6,7 @@ from ..config import Settings
 from ..embed import Embedder
 from ..models import RecallQuery, StoreRequest
 from ..service import build_service
+from .quality.crosslingual import run_crosslingual
 
 _CHANNELS = {"bm25": ["fts"], "vector": ["vector"], "hybrid": ["vector", "fts"]}
 
@@ -45,7 +46,12 @@ def run(
             turn_ids=[m.metadata.get("turn_id", m.id) for m in res.memories], missing=res.missing
         )
 
+    def recall_hybrid(namespace: str, query: str, top_k: int):
+        return svc.recall(RecallQuery(namespace=namespace, query=query, top_k=top_k))
+
     try:
-        return run_quality_benchmark(store_turns, recall, lang=lang, seed=seed, size=size)
+        report = run_quality_benchmark(store_turns, recall, lang=lang, seed=seed, size=size)
+        report.crosslingual = run_crosslingual(store_turns, recall_hybrid)
+        return report
     finally:
         svc.close()

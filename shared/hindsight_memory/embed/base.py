@@ -11,12 +11,20 @@ class Calibration:
     """Where this model's cosine scores sit: unrelated texts score about `unrelated`, a clear match `related`,
     and near-identical texts at least `duplicate`. Relevance and dedup thresholds are read from here.
     `cjk_shift`: how much higher the whole scale sits for Chinese (and other CJK) text, which some multilingual
-    models place closer together than English."""
+    models place closer together than English; `cross_shift`: how much lower it sits between a query and a text in
+    different scripts (a Chinese question over an English memory, or the reverse)."""
 
     unrelated: float
     related: float
     duplicate: float
     cjk_shift: float = 0.0
+    cross_shift: float = 0.0
+
+    def shift(self, query_cjk: bool, doc_cjk: bool) -> float:
+        """Where the scale sits for this pair of scripts, relative to English over English."""
+        if query_cjk != doc_cjk:
+            return self.cross_shift
+        return self.cjk_shift if query_cjk else 0.0
 
 
 class Embedder(ABC):
@@ -32,11 +40,12 @@ class Embedder(ABC):
         """(dim,) unit vector for a search query (asymmetric models prefix queries differently)."""
         return self.embed_passages([text])[0]
 
-    def relevance(self, cosine: float, cjk: bool = False) -> float:
-        """Cosine mapped to 0..1 on this model's scale (for a CJK query on its CJK scale), so thresholds mean the
-        same across models and languages."""
+    def relevance(self, cosine: float, cjk: bool = False, doc_cjk: bool | None = None) -> float:
+        """Cosine mapped to 0..1 on this model's scale for the pair of scripts (a CJK query over CJK text on its
+        CJK scale, over English text on the cross-lingual one), so thresholds mean the same across models and
+        languages. `doc_cjk` None: the text is in the query's script."""
         c = self.calibration
-        low = c.unrelated + (c.cjk_shift if cjk else 0.0)
+        low = c.unrelated + c.shift(cjk, cjk if doc_cjk is None else doc_cjk)
         return float(min(1.0, max(0.0, (cosine - low) / (c.related - c.unrelated))))
 
 

@@ -19,9 +19,10 @@ from ..text import (
     ROLES,
     content_hash,
     fts_text,
-    has_cjk,
     invites_reply,
     key,
+    mostly_cjk,
+    script_of,
     side_asked_about,
     side_of_turn,
     terms,
@@ -141,6 +142,7 @@ class Retriever:
                 if "vector" in q.channels
                 else []
             )
+        vec_hits = self._by_calibrated_cosine(q.query, vec_hits)
 
         cands: dict[str, Candidate] = {}
         for channel, hits in (("vector", vec_hits), ("fts", fts_hits)):
@@ -184,10 +186,18 @@ class Retriever:
         }
         return ordered, info
 
+    def _by_calibrated_cosine(self, query: str, hits: list) -> list:
+        """Vector hits ordered by cosine on their pair of scripts' scale: a Chinese question scores every Chinese
+        text ~0.07 higher than English ones, which would bury the English memory that answers it."""
+        cal, q_cjk = self.embedder.calibration, mostly_cjk(query)
+        if not hits or not (cal.cjk_shift or cal.cross_shift):
+            return hits
+        return sorted(hits, key=lambda h: -(h[1] - cal.shift(q_cjk, _doc_cjk(h[0], q_cjk))))
+
     # ------------------------------------------------------------------ scoring
     def _score(self, cands: list[Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime) -> None:
         qterms = set(terms(q.query))
-        cjk = has_cjk(q.query)
+        cjk = mostly_cjk(q.query)
         side = side_asked_about(q.query)
         k = self.s.rrf_k
         n_channels = len(q.channels)
@@ -198,7 +208,7 @@ class Retriever:
             cos = float(np.dot(qvec, np.asarray(c.vector, dtype=np.float32))) if c.vector is not None else 0.0
             doc_terms = set(terms(f"{m.content} {m.context}"))
             coverage = len(qterms & doc_terms) / len(qterms) if qterms else 0.0
-            vec_rel = self.embedder.relevance(cos, cjk) if "vector" in q.channels else 0.0
+            vec_rel = self.embedder.relevance(cos, cjk, _doc_cjk(m, cjk)) if "vector" in q.channels else 0.0
             lex_rel = coverage if "fts" in c.ranks else 0.0
             relevance = max(vec_rel, lex_rel, 0.5 * vec_rel + 0.5 * lex_rel + 0.15 * min(vec_rel, lex_rel))
             age_days = max(0.0, (now - m.occurred_at).total_seconds() / 86400)
@@ -310,6 +320,13 @@ OTHER_SIDE_PRIOR = 0.85  # "what did I say..." is about the user's turns; the as
 PHATIC_PRIOR = (
     0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
 )
+
+
+def _doc_cjk(m: Memory, query_cjk: bool) -> bool:
+    """Whether a memory is read on the CJK scale: its opening's script, or the query's when too short or mixed
+    to say (short texts score high against anything; a cross-lingual discount would lift them further)."""
+    script = script_of(m.content[:300])
+    return query_cjk if not script else script == "cjk"
 
 
 def _phatic(m: Memory) -> bool:
