@@ -93,6 +93,33 @@ def terms(text: str) -> list[str]:
     return [w for w in words if w not in STOPWORDS and (len(w) > 1 or has_cjk(w))]
 
 
+class QueryTerms:
+    """A query's content words, and how many of them a text contains. Matching the few query words against a
+    text is far cheaper than segmenting the text into its own words (which a long memory or a Chinese one costs
+    milliseconds for), and agrees with it: a word counts when it stands whole in the text (Chinese words: as a
+    substring, since the text is not segmented)."""
+
+    def __init__(self, query: str) -> None:
+        self.terms = frozenset(terms(query))  # terms() normalises the query
+        self._cjk = [t for t in self.terms if has_cjk(t)]
+        latin = sorted((t for t in self.terms if not has_cjk(t)), key=len, reverse=True)
+        self._latin = (
+            re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, latin)) + r")(?![^\W_])")
+            if latin
+            else None
+        )
+
+    def coverage(self, text: str) -> float:
+        """Share of the query's content words found in `text` (normalised; 0 for a query without any)."""
+        if not self.terms:
+            return 0.0
+        folded = text.casefold()  # stored text is normalised already
+        found = {t for t in self._cjk if t in folded}
+        if self._latin is not None:
+            found.update(self._latin.findall(folded))
+        return len(found) / len(self.terms)
+
+
 def value_tokens(text: str) -> frozenset[str]:
     """Numbers and number-like values: two texts that differ only here state different facts."""
     return frozenset(_NUMBER.findall(normalize(text)))
@@ -141,7 +168,9 @@ def _speaker(text: str) -> tuple[str, str]:
     if not m:
         return "", text
     label, rest = m.group("label").strip().casefold(), m.group("rest")
-    long_rest = len(rest.split()) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
+    long_rest = (
+        len(rest.split(None, 4)) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
+    )
     return (label, rest) if label in ROLES or long_rest else ("", text)
 
 

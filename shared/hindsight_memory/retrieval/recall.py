@@ -17,8 +17,9 @@ from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
 from ..text import (
     ROLES,
-    content_hash,
+    QueryTerms,
     fts_text,
+    has_cjk,
     invites_reply,
     key,
     mostly_cjk,
@@ -196,7 +197,7 @@ class Retriever:
 
     # ------------------------------------------------------------------ scoring
     def _score(self, cands: list[Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime) -> None:
-        qterms = set(terms(q.query))
+        qterms = QueryTerms(q.query)
         cjk = mostly_cjk(q.query)
         side = side_asked_about(q.query)
         k = self.s.rrf_k
@@ -206,8 +207,9 @@ class Retriever:
             rrf = sum(1.0 / (k + r) for r in c.ranks.values())
             rrf_norm = rrf / (n_channels / (k + 1))
             cos = float(np.dot(qvec, np.asarray(c.vector, dtype=np.float32))) if c.vector is not None else 0.0
-            doc_terms = set(terms(f"{m.content} {m.context}"))
-            coverage = len(qterms & doc_terms) / len(qterms) if qterms else 0.0
+            # Coverage only counts for BM25's own hits (lex_rel); matching it on every candidate's text is what a
+            # recall over long memories spent most of its time on.
+            coverage = qterms.coverage(f"{m.content} {m.context}") if "fts" in c.ranks else 0.0
             vec_rel = self.embedder.relevance(cos, cjk, _doc_cjk(m, cjk)) if "vector" in q.channels else 0.0
             lex_rel = coverage if "fts" in c.ranks else 0.0
             relevance = max(vec_rel, lex_rel, 0.5 * vec_rel + 0.5 * lex_rel + 0.15 * min(vec_rel, lex_rel))
@@ -216,7 +218,12 @@ class Retriever:
             decay = 1.0 if exempt else 0.5 ** (age_days / self.s.half_life_days)
             importance = 0.85 + 0.3 * m.importance  # 0.85 .. 1.15
             usage = 1.0 + 0.05 * math.log1p(m.access_count)
-            base = (0.55 * rrf_norm + 0.45 * relevance) * (0.75 + 0.25 * decay) * importance * usage
+            base = (
+                (0.55 * rrf_norm + 0.45 * relevance)
+                * (1 - DECAY_WEIGHT + DECAY_WEIGHT * decay)
+                * importance
+                * usage
+            )
             if _phatic(m):
                 base *= PHATIC_PRIOR
             if side and side_of_turn(m.content) not in ("", side):
@@ -314,6 +321,8 @@ class Retriever:
         ordered[:20] = head
 
 
+PHATIC_MAX_CHARS = 160  # longer than this, a turn says something whatever its words
+DECAY_WEIGHT = 0.25  # the share of a result's score that time decay can take away
 SAME_TOPIC_WINDOW = 20  # results compared pairwise for "the same thing said again later"
 OLDER_ALIKE_PRIOR = 0.9  # an older result with a newer near-twin below it steps down
 OTHER_SIDE_PRIOR = 0.85  # "what did I say..." is about the user's turns; the assistant's rank a little lower
@@ -325,13 +334,18 @@ PHATIC_PRIOR = (
 def _doc_cjk(m: Memory, query_cjk: bool) -> bool:
     """Whether a memory is read on the CJK scale: its opening's script, or the query's when too short or mixed
     to say (short texts score high against anything; a cross-lingual discount would lift them further)."""
-    script = script_of(m.content[:300])
+    opening = m.content[:300]
+    if not query_cjk and not has_cjk(opening):
+        return False  # English over English: the common case, without counting letters
+    script = script_of(opening)
     return query_cjk if not script else script == "cjk"
 
 
 def _phatic(m: Memory) -> bool:
     """Two content words or fewer, no number, and no prompt attached at write time (a reply like "14 June."
     carries the question it answers in its context, so it is not phatic)."""
+    if len(m.content) > PHATIC_MAX_CHARS:
+        return False
     words = [t for t in terms(m.content) if t not in ROLES]
     return len(words) <= 2 and not any(ch.isdigit() for ch in m.content) and "\n" not in m.context
 
@@ -347,7 +361,7 @@ def _dedup(cands: list[Candidate]) -> list[Candidate]:
     seen: set[str] = set()
     out = []
     for c in cands:
-        h = content_hash(c.memory.content)
+        h = c.memory.content.casefold()  # stored content is normalised: the text content_hash digests
         if h not in seen:
             seen.add(h)
             out.append(c)
