@@ -19,7 +19,7 @@ from .namespaces import validate_namespace
 from .retrieval.recall import Retriever
 from .retrieval.rerank import make_reranker
 from .storage.lance import LanceStore
-from .text import normalize
+from .text import STANDING_TAG, normalize, standing_statement
 from .writer.messages import (
     FeedbackOp,
     ForgetOp,
@@ -125,8 +125,15 @@ class MemoryService:
         if item.kind == Kind.working and not item.session_id:
             raise InvalidInput("working memory needs a session_id")
         idem = idempotency_key(namespace, item)
+        tags = item.tags
+        if item.kind != Kind.working and STANDING_TAG not in tags and standing_statement(content):
+            tags = [
+                *tags,
+                STANDING_TAG,
+            ]  # recall keeps the closest standing instruction or preference in view
         return PreparedItem(
-            **item.model_dump(exclude={"occurred_at", "content"}),
+            **item.model_dump(exclude={"occurred_at", "content", "tags"}),
+            tags=tags,
             content=content,
             occurred_at=item.occurred_at or now,
             stored_at=now,

@@ -120,6 +120,70 @@ class QueryTerms:
         return len(found) / len(self.terms)
 
 
+# A standing instruction or preference: it applies to later requests on other topics ("Always include cultural
+# context when I ask about social norms.", "I prefer e-books for their portability", "以后回答我都用要点").
+_STANDING = re.compile(
+    r"^\W*(?:please\s+)?(?:always|never)\s+\w+"
+    r"|\b(?:always|never)\b[^.?!]{0,160}\b(?:when|whenever|if)\s+(?:i|we)\s+"
+    r"(?:ask|talk|request|need|want|mention|bring up|discuss)\b"
+    r"|\b(?:from now on|going forward)\b"
+    r"|\bi\s+(?:really\s+|much\s+|generally\s+|usually\s+|strongly\s+)?(?:prefer|would rather|'d rather)\b"
+    r"|\bmy\s+(?:preference|preferred)\b"
+    r"|^\W*(?:以后|今后|从现在起)|每次.{0,20}(?:都|请)|我(?:更)?(?:喜欢|偏好|倾向于)|请(?:总是|始终|一直)",
+    re.IGNORECASE,
+)
+
+
+STANDING_TAG = "standing"  # the store's mark on standing instructions and preferences
+
+
+def standing_statement(text: str) -> bool:
+    """Whether a turn states a standing instruction or preference of its speaker (the user's side: a role label,
+    if any, must not be the assistant's)."""
+    label, rest = _speaker(text)
+    return label not in _AGENT_ROLES and bool(_STANDING.search(rest))
+
+
+_BREADTH = re.compile(
+    r"\b(?:in (?:what|which) order|the order|order in which|chronolog\w*|timeline|summar\w+|overview|recap|"
+    r"walk me through|over time|throughout|across (?:our|the|all|my)|(?:how|in what ways?) (?:did|has|have)\b.{0,60}"
+    r"\b(?:change|changed|evolve|evolved|progress|progressed|develop|developed|shift|shifted)|"
+    r"(?:the )?(?:first|last) time|all the (?:times|ways|things))\b"
+    r"|顺序|先后|总结|概括|回顾|变化|演变|第一次|最后一次|这段时间",
+    re.IGNORECASE,
+)
+
+
+def asks_for_breadth(question: str) -> bool:
+    """Whether a question is about the whole conversation rather than one fact: an order of events, a summary,
+    how something changed, a first or last time."""
+    return bool(_BREADTH.search(question))
+
+
+# A request for advice or a suggestion, about now or what comes next ("what should I...", "can you suggest...",
+# "how would you..."), as opposed to a question about what was said or done ("what did you recommend...").
+_ADVICE = re.compile(
+    r"\b(?:should (?:i|we)|can you (?:suggest|recommend|help|give|tell me (?:about|how))|"
+    r"could you (?:suggest|recommend|help)|how (?:would|should|can|do) (?:you|i|we)|"
+    r"what (?:are|would be) (?:some|the best|good)|recommend|suggest|any (?:tips|ideas|advice)|what should|"
+    r"how to|what can you tell me|ideas? for|i'm (?:looking|planning|trying|thinking)|i want to|i need)\b"
+    r"|建议|推荐|怎么(?:做|办|安排)|应该|有什么(?:好|办法)",
+    re.IGNORECASE,
+)
+_ABOUT_THE_PAST = re.compile(
+    r"\b(?:did (?:i|you|we)|have i|had i|was i|were we|when (?:did|was)|how many|how long|what was|"
+    r"who (?:did|was)|in what order|the order|summar\w+|mention(?:ed)?|brought up|told you|said)\b"
+    r"|说过|提到过|之前|上次",
+    re.IGNORECASE,
+)
+
+
+def asks_for_advice(question: str) -> bool:
+    """Whether a question asks for advice or a suggestion rather than about what was said or done: where a
+    standing instruction or preference applies."""
+    return bool(_ADVICE.search(question)) and not _ABOUT_THE_PAST.search(question)
+
+
 def value_tokens(text: str) -> frozenset[str]:
     """Numbers and number-like values: two texts that differ only here state different facts."""
     return frozenset(_NUMBER.findall(normalize(text)))
@@ -190,6 +254,7 @@ def invites_reply(text: str) -> bool:
 
 _USER_ROLES = frozenset({"user", "human", "用户", "我"})
 _AGENT_ROLES = frozenset({"assistant", "ai", "bot", "agent", "助手"})
+SIDE_IGNORES_REQUEST_FORM = False
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you've|you'd|you're|yourself)\b|你|您", re.IGNORECASE)
 
@@ -200,9 +265,48 @@ def side_of_turn(text: str) -> str:
     return "user" if label in _USER_ROLES else "agent" if label in _AGENT_ROLES else ""
 
 
+# How a request is put to the assistant ("can you walk me through...", "remind me"), not whose words it is about.
+_REQUEST_FORM = re.compile(
+    r"\b(?:can|could|would|will) you(?: please)?\b|\b(?:remind|tell|show|give|walk|help) me\b|\bplease\b"
+    r"|^\W*(?:你|您)(?:能|可以)|(?:帮|告诉|提醒)我",
+    re.IGNORECASE,
+)
+
+
+_NAME_LABEL = re.compile(
+    r"^\s*([A-Z][\w'.-]{0,30}(?: [A-Z][\w'.-]{0,30})?|[\u4e00-\u9fff]{2,4})\s*[:：]\s*\S"
+)
+
+
+def speaker_label(text: str) -> str:
+    """Who a turn is by, from its leading label: a role ("user", "assistant") or a name ("Caroline: ...",
+    "小雨: ..."), casefolded; "" without one."""
+    label, _ = _speaker(text)
+    if label:
+        return label
+    m = _NAME_LABEL.match(text)
+    return m.group(1).casefold() if m else ""
+
+
+def named_in(question: str, labels: set[str]) -> str:
+    """The one speaker label (a name, not a role) the question names, or "" for none or several."""
+    folded = question.casefold()
+    hits = [
+        lab
+        for lab in labels
+        if lab
+        and lab not in ROLES
+        and (lab in folded if has_cjk(lab) else re.search(rf"(?<![^\W_]){re.escape(lab)}(?![^\W_])", folded))
+    ]
+    return hits[0] if len(hits) == 1 else ""
+
+
 def side_asked_about(question: str) -> str:
     """Whose words a question is about: "user" for the first person only ("what did I say..."), "agent" for
-    the second person only ("what did you suggest..."), "" when both or neither appear."""
+    the second person only ("what did you suggest..."), "" when both or neither appear. The form of a request
+    ("can you walk me through the order in which I...") does not count."""
+    if SIDE_IGNORES_REQUEST_FORM:
+        question = _REQUEST_FORM.sub(" ", question)
     first, second = bool(_FIRST_PERSON.search(question)), bool(_SECOND_PERSON.search(question))
     return "user" if first and not second else "agent" if second and not first else ""
 

@@ -24,6 +24,13 @@ def beam_dir(tmp_path):
     return write_beam_folder(tmp_path / "beam")
 
 
+def test_a_merged_memory_counts_once_in_the_top_k_for_each_turn_it_holds():
+    from hindsight_memory.bench.beam import Answer
+
+    a = Answer("1", "t", 0, "q", "hybrid", (7, 9), ((1, 2), (3,), (7, 9)), False, 0.0)
+    assert a.recall_at(2) == 0.0 and a.recall_at(3) == 1.0 and a.reciprocal_rank() == 1 / 3
+
+
 def test_source_ids_are_flattened_whatever_their_shape():
     assert flatten_ids([3, 5]) == [3, 5]
     assert flatten_ids({"first": [1], "second": [7, 9]}) == [1, 7, 9]
@@ -59,7 +66,7 @@ def test_every_question_is_asked_in_every_mode_and_scored_against_its_sources(be
     assert len(rep.answers) == 4 * 3  # abstention left out; hybrid, bm25, vector
     assert {a.mode for a in rep.answers} == {"hybrid", "bm25", "vector"}
     dog = next(a for a in rep.answers if a.mode == "bm25" and a.question == "What is my dog called?")
-    assert dog.ranked[0] == 0 and dog.recall_at(5) == 1.0 and dog.reciprocal_rank() == 1.0
+    assert dog.ranked[0] == (0,) and dog.recall_at(5) == 1.0 and dog.reciprocal_rank() == 1.0
     overall = rep.cell("hybrid", None)
     assert overall["n"] == 4 and 0.0 <= overall["r@5"] <= overall["r@10"] <= 1.0
     text = rep.table()

@@ -41,17 +41,19 @@ class Answer:
     question: str
     mode: str
     sources: tuple[int, ...]
-    ranked: tuple[int, ...]  # turn ids of the returned memories, best first (a merged memory counts for each)
+    ranked: tuple[
+        tuple[int, ...], ...
+    ]  # per returned memory, best first: the turn ids it holds (merged: several)
     missing: bool
     seconds: float
 
     def recall_at(self, k: int) -> float:
-        top = set(self.ranked[:k])
+        top = {t for turns in self.ranked[:k] for t in turns}
         return sum(1 for s in self.sources if s in top) / len(self.sources)
 
     def reciprocal_rank(self) -> float:
         wanted = set(self.sources)
-        return next((1.0 / (i + 1) for i, t in enumerate(self.ranked) if t in wanted), 0.0)
+        return next((1.0 / (i + 1) for i, turns in enumerate(self.ranked) if wanted.intersection(turns)), 0.0)
 
 
 def ingest(svc: MemoryService, conv: Conversation, namespace: str) -> dict[str, list[int]]:
@@ -94,12 +96,11 @@ def ask(
     # one run (and one channel mix) to the next and make a kept store score differently every time.
     res, _ = svc.retriever.recall(query)
     seconds = time.perf_counter() - t0
-    ranked: list[int] = []
-    for m in res.memories:
-        for tid in held.get(m.id, [m.metadata.get("turn_id")]):
-            if tid is not None and tid not in ranked:
-                ranked.append(int(tid))
-    return Answer(q.chat, q.type, q.index, q.text, mode, q.sources, tuple(ranked), res.missing, seconds)
+    ranked = tuple(
+        tuple(int(t) for t in held.get(m.id, [m.metadata.get("turn_id")]) if t is not None)
+        for m in res.memories
+    )
+    return Answer(q.chat, q.type, q.index, q.text, mode, q.sources, ranked, res.missing, seconds)
 
 
 def question_now(conv: Conversation, how: str) -> datetime | None:

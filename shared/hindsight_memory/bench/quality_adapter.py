@@ -19,11 +19,15 @@ def run(
     *,
     embedder_obj: Embedder | None = None,
     store_uri: str | None = None,
+    named: bool = False,
     **settings_overrides,
 ):
     """`embedder_obj` (e.g. the benchmarks' embedding cache) replaces the one `embedder` names; `store_uri` keeps
-    the tables somewhere known instead of a temporary folder."""
+    the tables somewhere known instead of a temporary folder; `named`: the conversations between two named
+    speakers, asked about in the third person (quality/named.py)."""
     from .quality.evaluate import RecallOutcome, run_quality_benchmark
+    from .quality.generator import generate
+    from .quality.named import named as to_named
 
     svc = build_service(
         Settings(
@@ -36,7 +40,9 @@ def run(
 
     def store_turns(namespace: str, items: list[dict]) -> None:
         for s in range(0, len(items), 200):
-            svc.store_memories(StoreRequest(namespace=namespace, items=items[s : s + 200], wait=True))
+            svc.store_memories(
+                StoreRequest(namespace=namespace, items=items[s : s + 200], wait=True), timeout_s=3600
+            )
 
     def recall(namespace: str, query: str, top_k: int, now, mode: str) -> "RecallOutcome":
         res = svc.recall(
@@ -50,7 +56,15 @@ def run(
         return svc.recall(RecallQuery(namespace=namespace, query=query, top_k=top_k))
 
     try:
-        report = run_quality_benchmark(store_turns, recall, lang=lang, seed=seed, size=size)
+        dataset = generate(lang, seed, None, size)
+        report = run_quality_benchmark(
+            store_turns,
+            recall,
+            lang=lang,
+            seed=seed,
+            size=size,
+            dataset=to_named(dataset) if named else dataset,
+        )
         report.crosslingual = run_crosslingual(store_turns, recall_hybrid)
         return report
     finally:

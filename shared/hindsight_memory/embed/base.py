@@ -44,9 +44,13 @@ class Embedder(ABC):
         """Cosine mapped to 0..1 on this model's scale for the pair of scripts (a CJK query over CJK text on its
         CJK scale, over English text on the cross-lingual one), so thresholds mean the same across models and
         languages. `doc_cjk` None: the text is in the query's script."""
+        return float(min(1.0, max(0.0, self.relevance_unclipped(cosine, cjk, doc_cjk))))
+
+    def relevance_unclipped(self, cosine: float, cjk: bool = False, doc_cjk: bool | None = None) -> float:
+        """The same mapping without the bounds: above 1 for a closer match than the model's typical one."""
         c = self.calibration
         low = c.unrelated + c.shift(cjk, cjk if doc_cjk is None else doc_cjk)
-        return float(min(1.0, max(0.0, (cosine - low) / (c.related - c.unrelated))))
+        return (cosine - low) / (c.related - c.unrelated)
 
 
 def unit(rows: np.ndarray) -> np.ndarray:

@@ -1,46 +1,22 @@
-"""Hybrid recall: vector + BM25 channels under the same hard filters, fused by reciprocal rank, then scored
-with calibrated relevance, time decay, importance, usage and session neighbours. Says `missing` rather than
-padding the answer with noise."""
+"""Hybrid recall: vector + BM25 channels under the same hard filters, each candidate scored (scoring.py) and
+lent score by its session neighbours, then the answer shaped (shaping.py). Says `missing` rather than padding
+the answer with noise."""
 
-import math
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder
-from ..models import Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
+from ..models import MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
-from ..text import (
-    ROLES,
-    QueryTerms,
-    fts_text,
-    has_cjk,
-    invites_reply,
-    key,
-    mostly_cjk,
-    script_of,
-    side_asked_about,
-    side_of_turn,
-    terms,
-)
+from ..text import STANDING_TAG, fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
+from . import shaping
 from .rerank import Reranker
-
-
-@dataclass
-class Candidate:
-    memory: Memory
-    vector: Any
-    ranks: dict[str, int] = field(default_factory=dict)
-    raw: dict[str, float] = field(default_factory=dict)
-    factors: dict[str, float] = field(default_factory=dict)
-    score: float = 0.0
-
+from .scoring import Candidate, Scorer, Signals, phatic
 
 NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
 ANSWER_SHARE = 0.7  # score a turn inherits from the question right before it
@@ -55,6 +31,7 @@ class Retriever:
         self.embedder = embedder
         self.s = settings
         self.reranker = reranker
+        self.scorer = Scorer(embedder, settings)
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall")
 
     def recall(self, q: RecallQuery) -> tuple[RecallResult, list[str]]:
@@ -79,8 +56,7 @@ class Retriever:
         floor = self._min_rel(q) * (
             0.5 if window is not None and not info.get("time_window_fallback") else 1.0
         )
-        relevant = [c for c in cands if c.factors["relevance"] >= floor]
-        top = relevant[: q.top_k]
+        top = shaping.select(cands, q.query, q.top_k, floor)
         memories = [_public(c) for c in top]
         explain = None
         if q.explain:
@@ -98,7 +74,9 @@ class Retriever:
                     }
                     for c in top
                 ],
-                "dropped_below_min_relevance": [c.memory.id for c in cands if c not in relevant][:20],
+                "dropped_below_min_relevance": [c.memory.id for c in cands if c.factors["relevance"] < floor][
+                    :20
+                ],
             }
         return RecallResult(memories=memories, missing=not memories, explain=explain), [
             m.id for m in memories
@@ -143,7 +121,13 @@ class Retriever:
                 if "vector" in q.channels
                 else []
             )
-        vec_hits = self._by_calibrated_cosine(q.query, vec_hits)
+        vec_hits = self.scorer.by_calibrated_cosine(q.query, vec_hits)
+        if shaping.STANDING_POOL and "vector" in q.channels:
+            # Standing instructions and preferences apply to requests on other topics: their own small search.
+            standing = self._where(q, window).any_key("tag_keys", [key(STANDING_TAG)])
+            have = {m.id for m, _, _ in vec_hits}
+            extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_POOL)
+            vec_hits = vec_hits + [h for h in extra if h[0].id not in have]
 
         cands: dict[str, Candidate] = {}
         for channel, hits in (("vector", vec_hits), ("fts", fts_hits)):
@@ -151,8 +135,9 @@ class Retriever:
                 c = cands.setdefault(m.id, Candidate(m, vec))
                 c.ranks[channel] = rank
                 c.raw[channel] = score
-        self._score(list(cands.values()), q, qvec, now)
-        self._expand_neighbours(cands, q, qvec, now, window)
+        sig = self.scorer.signals(q.query, qvec, fts_hits, cands.values())
+        self.scorer.score(list(cands.values()), q, sig, now)
+        self._expand_neighbours(cands, q, sig, now, window)
         ordered = sorted(cands.values(), key=lambda c: c.score, reverse=True)
         ordered = self._prefer_newer(_dedup(ordered))
         if self.reranker and ordered:
@@ -187,66 +172,11 @@ class Retriever:
         }
         return ordered, info
 
-    def _by_calibrated_cosine(self, query: str, hits: list) -> list:
-        """Vector hits ordered by cosine on their pair of scripts' scale: a Chinese question scores every Chinese
-        text ~0.07 higher than English ones, which would bury the English memory that answers it."""
-        cal, q_cjk = self.embedder.calibration, mostly_cjk(query)
-        if not hits or not (cal.cjk_shift or cal.cross_shift):
-            return hits
-        return sorted(hits, key=lambda h: -(h[1] - cal.shift(q_cjk, _doc_cjk(h[0], q_cjk))))
-
-    # ------------------------------------------------------------------ scoring
-    def _score(self, cands: list[Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime) -> None:
-        qterms = QueryTerms(q.query)
-        cjk = mostly_cjk(q.query)
-        side = side_asked_about(q.query)
-        k = self.s.rrf_k
-        n_channels = len(q.channels)
-        for c in cands:
-            m = c.memory
-            rrf = sum(1.0 / (k + r) for r in c.ranks.values())
-            rrf_norm = rrf / (n_channels / (k + 1))
-            cos = float(np.dot(qvec, np.asarray(c.vector, dtype=np.float32))) if c.vector is not None else 0.0
-            # Coverage only counts for BM25's own hits (lex_rel); matching it on every candidate's text is what a
-            # recall over long memories spent most of its time on.
-            coverage = qterms.coverage(f"{m.content} {m.context}") if "fts" in c.ranks else 0.0
-            vec_rel = self.embedder.relevance(cos, cjk, _doc_cjk(m, cjk)) if "vector" in q.channels else 0.0
-            lex_rel = coverage if "fts" in c.ranks else 0.0
-            relevance = max(vec_rel, lex_rel, 0.5 * vec_rel + 0.5 * lex_rel + 0.15 * min(vec_rel, lex_rel))
-            age_days = max(0.0, (now - m.occurred_at).total_seconds() / 86400)
-            exempt = m.importance >= self.s.decay_exempt_importance or m.kind == "semantic"
-            decay = 1.0 if exempt else 0.5 ** (age_days / self.s.half_life_days)
-            importance = 0.85 + 0.3 * m.importance  # 0.85 .. 1.15
-            usage = 1.0 + 0.05 * math.log1p(m.access_count)
-            base = (
-                (0.55 * rrf_norm + 0.45 * relevance)
-                * (1 - DECAY_WEIGHT + DECAY_WEIGHT * decay)
-                * importance
-                * usage
-            )
-            if _phatic(m):
-                base *= PHATIC_PRIOR
-            if side and side_of_turn(m.content) not in ("", side):
-                base *= OTHER_SIDE_PRIOR
-            if m.status != Status.active:
-                base *= 0.8  # history is shown when asked for, below the current value
-            c.raw["cosine"] = cos
-            c.factors = {
-                "rrf": rrf_norm,
-                "relevance": relevance,
-                "vector_relevance": vec_rel,
-                "term_coverage": coverage,
-                "decay": decay,
-                "importance": importance,
-                "usage": usage,
-            }
-            c.score = base
-
     def _expand_neighbours(
         self,
         cands: dict[str, Candidate],
         q: RecallQuery,
-        qvec: np.ndarray,
+        sig: Signals,
         now: datetime,
         window: TimeWindow | None,
     ) -> None:
@@ -270,7 +200,7 @@ class Retriever:
             ):
                 if m.id not in cands and (m.session_id, m.seq) not in have:
                     cands[m.id] = Candidate(m, vec)
-                    self._score([cands[m.id]], q, qvec, now)
+                    self.scorer.score([cands[m.id]], q, sig, now)
         pos = {(c.memory.session_id, c.memory.seq): c for c in cands.values() if c.memory.session_id}
         base = {id(c): (c.score, c.factors["relevance"]) for c in cands.values()}
         for c in cands.values():
@@ -281,9 +211,9 @@ class Retriever:
             lent = []
             # Phatic turns ("Anything else?", "听起来不错。") match everything a little and lend nothing; the turn
             # before lends most when it asked what this turn answers.
-            if prev is not None and not _phatic(prev.memory):
+            if prev is not None and not phatic(prev.memory):
                 lent.append(((ANSWER_SHARE if invites_reply(prev.memory.content) else CONTEXT_SHARE), prev))
-            if nxt is not None and not _phatic(nxt.memory):
+            if nxt is not None and not phatic(nxt.memory):
                 lent.append((CONTEXT_SHARE, nxt))
             if not lent:
                 continue
@@ -321,33 +251,8 @@ class Retriever:
         ordered[:20] = head
 
 
-PHATIC_MAX_CHARS = 160  # longer than this, a turn says something whatever its words
-DECAY_WEIGHT = 0.25  # the share of a result's score that time decay can take away
 SAME_TOPIC_WINDOW = 20  # results compared pairwise for "the same thing said again later"
 OLDER_ALIKE_PRIOR = 0.9  # an older result with a newer near-twin below it steps down
-OTHER_SIDE_PRIOR = 0.85  # "what did I say..." is about the user's turns; the assistant's rank a little lower
-PHATIC_PRIOR = (
-    0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
-)
-
-
-def _doc_cjk(m: Memory, query_cjk: bool) -> bool:
-    """Whether a memory is read on the CJK scale: its opening's script, or the query's when too short or mixed
-    to say (short texts score high against anything; a cross-lingual discount would lift them further)."""
-    opening = m.content[:300]
-    if not query_cjk and not has_cjk(opening):
-        return False  # English over English: the common case, without counting letters
-    script = script_of(opening)
-    return query_cjk if not script else script == "cjk"
-
-
-def _phatic(m: Memory) -> bool:
-    """Two content words or fewer, no number, and no prompt attached at write time (a reply like "14 June."
-    carries the question it answers in its context, so it is not phatic)."""
-    if len(m.content) > PHATIC_MAX_CHARS:
-        return False
-    words = [t for t in terms(m.content) if t not in ROLES]
-    return len(words) <= 2 and not any(ch.isdigit() for ch in m.content) and "\n" not in m.context
 
 
 def _without(query: str, expression: str) -> str:
