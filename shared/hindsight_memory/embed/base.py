@@ -23,6 +23,15 @@ class Embedder(ABC):
     model_id: str
     dim: int
     calibration: Calibration
+    window_tokens: int = (
+        512  # the longest input the model attends to as one sequence (prefix and specials included)
+    )
+
+    def token_count(self, text: str) -> int:
+        """Tokens the model would read for `text` as a passage (prefix and specials included). This estimate
+        (a token per CJK character, per four other characters) stands in for models without a tokenizer here."""
+        cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")
+        return 2 + cjk + (len(text) - cjk + 3) // 4
 
     @abstractmethod
     def embed_passages(self, texts: list[str]) -> np.ndarray:

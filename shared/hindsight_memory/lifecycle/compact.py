@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..embed.passages import alike, whole
 from ..models import Kind, Memory, MemoryCreate, Source, Status, StoreRequest, utcnow
 from ..ports import MemoryPort
 from ..storage.filters import Where
@@ -113,7 +114,7 @@ def _merge_duplicates(svc: MemoryPort, ns: str, mems: list[Memory], now: datetim
         return 0
     with_vec = {m.id: (m, v) for m, v in store.get(ns, [m.id for m in cands], with_vectors=True)}
     cands = [with_vec[m.id][0] for m in cands if m.id in with_vec]
-    vectors = np.stack([np.asarray(with_vec[m.id][1], dtype=np.float32) for m in cands])
+    vectors = np.stack([whole(with_vec[m.id][1]) for m in cands])
     near = store.nearest_many(ns, vectors, Where(ns).enum_in("status", [Status.active]), limit=6)
     taken: set[str] = set()
     merged = 0
@@ -122,10 +123,11 @@ def _merge_duplicates(svc: MemoryPort, ns: str, mems: list[Memory], now: datetim
             continue
         group = [m] + [
             o
-            for o, cos, _ in hits
+            for o, cos, v in hits
             if o.id != m.id
             and o.id not in taken
             and cos >= threshold
+            and alike(with_vec[m.id][1], v, threshold)  # split memories: passage by passage too
             and o.kind == m.kind
             and not o.supersedes
             and value_tokens(o.content) == value_tokens(m.content)

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from pydantic import ValidationError
 
 from ..errors import InvalidInput
@@ -51,7 +52,9 @@ def export_records(
             for m, v in page:
                 rec: dict[str, Any] = {"type": "memory", "table": table, "memory": m.model_dump(mode="json")}
                 if vectors and v is not None:
-                    rec["vector"] = [float(x) for x in v]
+                    rec["vector"] = np.asarray(
+                        v, dtype=np.float32
+                    ).tolist()  # one list per passage when split
                 yield rec
     for events in store.scan_events(namespace):
         for e in events:
@@ -78,7 +81,14 @@ def import_records(
         validate_namespace(namespace)
     if confidence is not None and not 0.0 <= confidence <= 1.0:
         raise InvalidInput("confidence must be between 0 and 1")
-    summary = {"memories": 0, "events": 0, "seeds": 0, "re_embedded": 0, "seeds_deduplicated": 0}
+    summary = {
+        "memories": 0,
+        "events": 0,
+        "seeds": 0,
+        "re_embedded": 0,
+        "seeds_deduplicated": 0,
+        "skipped": 0,
+    }
     mems: dict[str, list[ImportedMemory]] = defaultdict(list)
     events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     seeds: list[MemoryCreate] = []
@@ -178,8 +188,8 @@ def _flush(svc: MemoryPort, mems: dict[str, Any], events: dict[str, Any], summar
         out = svc.apply_op(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
         if out is None:  # a remote writer: queued, counted as sent
             out = {"memories": len(mems.get(ns, [])), "events": len(events.get(ns, [])), "re_embedded": 0}
-        for k in ("memories", "events", "re_embedded"):
-            summary[k] += out[k]
+        for k in ("memories", "events", "re_embedded", "skipped"):
+            summary[k] += out.get(k, 0)
     mems.clear()
     events.clear()
 

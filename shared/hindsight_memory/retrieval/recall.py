@@ -12,6 +12,7 @@ import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder
+from ..embed.passages import best_passage, whole
 from ..models import Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
@@ -38,6 +39,7 @@ class Candidate:
     raw: dict[str, float] = field(default_factory=dict)
     factors: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
+    passage: int = 0  # the best-matching passage of a memory split into passages
 
 
 NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
@@ -93,6 +95,7 @@ class Retriever:
                         "raw": {k: round(v, 4) for k, v in c.raw.items()},
                         "factors": {k: round(v, 4) for k, v in c.factors.items()},
                         "why": _why(c),
+                        **_passage(c),
                     }
                     for c in top
                 ],
@@ -195,7 +198,8 @@ class Retriever:
             m = c.memory
             rrf = sum(1.0 / (k + r) for r in c.ranks.values())
             rrf_norm = rrf / (n_channels / (k + 1))
-            cos = float(np.dot(qvec, np.asarray(c.vector, dtype=np.float32))) if c.vector is not None else 0.0
+            # A memory split into passages reads as close as its best passage (max-sim).
+            cos, c.passage = best_passage(qvec, c.vector) if c.vector is not None else (0.0, 0)
             doc_terms = set(terms(f"{m.content} {m.context}"))
             coverage = len(qterms & doc_terms) / len(qterms) if qterms else 0.0
             vec_rel = self.embedder.relevance(cos, cjk) if "vector" in q.channels else 0.0
@@ -282,7 +286,7 @@ class Retriever:
         c = self.embedder.calibration
         same = c.related + 0.5 * (c.duplicate - c.related)
         head = ordered[:SAME_TOPIC_WINDOW]
-        vecs = [np.asarray(x.vector, dtype=np.float32) if x.vector is not None else None for x in head]
+        vecs = [whole(x.vector) if x.vector is not None else None for x in head]
         for i, a in enumerate(head):
             for j in range(i + 1, len(head)):
                 b = head[j]
@@ -348,6 +352,22 @@ def _why(c: Candidate) -> str:
         parts.append(f"time decay {c.factors['decay']:.2f}")
     parts.append(f"relevance {c.factors['relevance']:.2f}")
     return "; ".join(parts)
+
+
+def _passage(c: Candidate) -> dict[str, Any]:
+    """For a memory split into passages: which one matched the query best, where it is, and its text."""
+    spans = c.memory.passages
+    if not spans or c.passage >= len(spans):
+        return {}
+    span = spans[c.passage]
+    return {
+        "passage": {
+            "index": c.passage,
+            "of": len(spans),
+            "chars": list(span),
+            "text": c.memory.content[span[0] : span[1]],
+        }
+    }
 
 
 def _public(c: Candidate) -> MemoryPublic:

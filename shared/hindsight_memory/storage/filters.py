@@ -130,6 +130,14 @@ class Where:
             self.time("occurred_at", "<", until)
         return self
 
+    def not_null(self, column: str) -> "Where":
+        return self._add(f"{_col(column)} IS NOT NULL", ("not_null", column))
+
+    def copy(self) -> "Where":
+        w = Where.__new__(Where)
+        w._clauses, w.parts = list(self._clauses), list(self.parts)
+        return w
+
     def session_ranges(self, ranges: Iterable[tuple[str, int, int]]) -> "Where":
         """Rows of any of the given sessions (by key digest) within a seq range: neighbour lookups."""
         ranges = [(k, int(lo), int(hi)) for k, lo, hi in ranges]

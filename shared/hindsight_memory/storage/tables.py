@@ -96,6 +96,7 @@ class Tables:
         # table as an empty stand-in and look again every `missing_recheck_s` until the writer has made it.
         self._recheck_s = MISSING_TABLE_RECHECK_S if missing_recheck_s is None else missing_recheck_s
         self._tables: dict[str, Any] = {}
+        self._columns: dict[int, tuple[frozenset[str], float]] = {}  # id(table) -> its columns, when read
         self._waiting: dict[str, tuple[str, pa.Schema, bool]] = {}
         self._scratch: Any = None
         self._looked_at = time.monotonic()
@@ -192,6 +193,8 @@ class Tables:
                 table = self._db.create_table(name, schema=schema)
             except (OSError, ValueError, RuntimeError):  # lost a creation race: open what the winner made
                 table = self._db.open_table(name)
+        if create:
+            self._add_missing_columns(table, schema)
         if check_model:
             meta = table.schema.metadata or {}
             found = meta.get(MODEL_KEY, b"").decode()
@@ -203,6 +206,32 @@ class Tables:
                     f"embedder>` to re-embed, or configure the embedder the table was written with"
                 )
         return table
+
+    def _add_missing_columns(self, table: Any, schema: pa.Schema) -> None:
+        """A table written by an earlier version lacks the columns added since (passages): add them, empty, in
+        one commit. Rows without them read as before (one vector each)."""
+        missing = [f for f in schema if f.name not in table.schema.names]
+        if not missing:
+            return
+        try:
+            table.add_columns(missing)
+        except (
+            OSError,
+            ValueError,
+            RuntimeError,
+        ):  # another process added them first, or committed meanwhile
+            table.checkout_latest()
+            if any(f.name not in table.schema.names for f in missing):
+                raise
+
+    def _present(self, table: Any, columns: list[str]) -> list[str]:
+        """The columns of `columns` this table has (a table of an earlier version, not yet migrated by the
+        writer, lacks the newest; they read as absent). Each table's columns are looked at every few seconds."""
+        now = time.monotonic()
+        seen = self._columns.get(id(table))
+        if seen is None or now - seen[1] > MISSING_TABLE_RECHECK_S:
+            seen = self._columns[id(table)] = (frozenset(table.schema.names), now)
+        return [c for c in columns if c in seen[0]]
 
     def _has_fts_index(self) -> bool:
         try:
@@ -344,7 +373,7 @@ class Tables:
     ) -> list[dict[str, Any]]:
         q = table.search().where(str(where))
         if columns:
-            q = q.select(columns)
+            q = q.select(self._present(table, columns))
         rows: list[dict[str, Any]] = q.limit(limit).to_list()  # limit None = every row (the default is 10)
         return rows
 

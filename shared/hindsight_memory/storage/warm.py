@@ -33,6 +33,8 @@ from .warm_state import (
     int8_codes,
     keep_namespace,
     max_fragment,
+    passage_layout,
+    passage_rows,
     split_vectors,
     to_rows,
     top_rows,
@@ -102,7 +104,25 @@ class WarmIndex:
             # belong above it, so it is scored exactly too.
             idx = idx[coarse >= kth - CODE_MARGIN]
         scores = (st.mat[: st.n] @ q)[idx] if len(idx) * 4 > st.n else st.mat[idx] @ q
+        if st.pn:
+            idx, scores = self._best_passages(st, mask, q, idx, scores)
         return self._rows(st, flt, *top_rows(st, idx, scores, limit))
+
+    @staticmethod
+    def _best_passages(
+        st: Entry, mask: np.ndarray, q: np.ndarray, idx: np.ndarray, scores: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Split memories scored by their best passage (max-sim), every one that passes the filter, exactly:
+        their whole-memory vector (a mean) is not what they are ranked by."""
+        plain = st.pcount[idx] == 0
+        sel = np.flatnonzero(mask[st.powner[: st.pn]])
+        if len(sel) == 0:
+            return idx[plain], scores[plain]
+        owners = st.powner[sel]
+        best = np.full(st.n, -np.inf, dtype=np.float32)
+        np.maximum.at(best, owners, st.pmat[sel] @ q)
+        split_rows = np.unique(owners)
+        return np.concatenate([idx[plain], split_rows]), np.concatenate([scores[plain], best[split_rows]])
 
     def text(self, where: Where, tokens: list[str], limit: int, version: int) -> list[Hit] | None:
         """Best rows by BM25 over `tokens` passing the filter; None: not answerable from memory."""
@@ -154,7 +174,12 @@ class WarmIndex:
     @staticmethod
     def _rows(st: Entry, flt: WarmFilter, idx: np.ndarray, scores: np.ndarray) -> list[Hit]:
         rows = to_rows(st.table.take(pa.array(idx, type=pa.int64()))) if len(idx) else []
-        vecs = st.mat[idx]  # one gather (a copy), then a row view per hit
+        vecs: Any = st.mat[idx]  # one gather (a copy), then a row view per hit
+        if st.pn:  # a split memory's hit carries its passages (recall scores it by the best one)
+            vecs = [
+                st.pmat[st.pstart[j] : st.pstart[j] + st.pcount[j]] if st.pcount[j] else v
+                for j, v in zip(idx.tolist(), vecs, strict=True)
+            ]
         out = []
         for r, v, s in zip(rows, vecs, scores.tolist(), strict=True):
             if flt.accepts(r):
@@ -241,7 +266,8 @@ class WarmIndex:
         table's chunks once appends have split it (row lookups slow down with every chunk)."""
         if st.dead > max(256, st.n // 4):
             keep = np.flatnonzero(st.alive[: st.n])
-            return self._build(st.version, st.table.take(pa.array(keep)), st.mat[: st.n][keep])
+            passages = (st.pmat[passage_rows(st, keep)], st.pcount[keep])
+            return self._build(st.version, st.table.take(pa.array(keep)), st.mat[: st.n][keep], passages)
         if st.table.column(0).num_chunks > 64:
             return Entry(**{**st.__dict__, "table": st.table.combine_chunks()})
         return st
@@ -250,10 +276,24 @@ class WarmIndex:
     def _tokens(self, t: pa.Table) -> list[list[str]] | None:
         return self._source.tokenize(t.column("search_text").to_pylist()) if len(t) else []
 
-    def _build(self, version: int, t: pa.Table, vecs: np.ndarray | None = None) -> Entry:
-        if vecs is None:
-            vecs, t = split_vectors(t)
+    def _build(
+        self,
+        version: int,
+        t: pa.Table,
+        vecs: np.ndarray | None = None,
+        passages: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> Entry:
+        if vecs is None or passages is None:
+            vecs, pvecs, counts, t = split_vectors(t)
+        else:
+            pvecs, counts = passages
         n, dim = len(t), vecs.shape[1]
+        pn = len(pvecs)
+        pmat = np.empty((pn + pn // 4 + 64, dim), dtype=np.float32)
+        pmat[:pn] = unit_rows(pvecs)
+        pstart, owner = passage_layout(counts, 0, 0)
+        powner = np.empty(len(pmat), dtype=np.int64)
+        powner[:pn] = owner
         mat = np.empty((n + n // 4 + 1024, dim), dtype=np.float32)
         mat[:n] = unit_rows(vecs)
         codes = np.empty(mat.shape, dtype=np.int8)
@@ -276,6 +316,11 @@ class WarmIndex:
             ids={i: j for j, i in enumerate(t.column("id").to_pylist())},
             max_frag=max_fragment(cols["rowid"], -1),
             postings=postings,
+            pmat=pmat,
+            pn=pn,
+            pstart=pstart,
+            pcount=counts.astype(np.int64),
+            powner=powner,
             **cols,
         )
 
@@ -283,8 +328,18 @@ class WarmIndex:
         if new is None or len(new) == 0:
             return Entry(**{**st.__dict__, "version": version, "alive": alive})
         m = len(new)
-        vecs, t = split_vectors(new)
+        vecs, pvecs, counts, t = split_vectors(new)
         n = st.n + m
+        pn = st.pn + len(pvecs)
+        pmat, powner = st.pmat, st.powner
+        if pn > len(pmat):  # grown like the row arrays below
+            pmat = np.empty((max(2 * len(pmat), pn), pmat.shape[1]), dtype=np.float32)
+            pmat[: st.pn] = st.pmat[: st.pn]
+            powner = np.empty(len(pmat), dtype=np.int64)
+            powner[: st.pn] = st.powner[: st.pn]
+        pmat[st.pn : pn] = unit_rows(pvecs)
+        pstart, owner = passage_layout(counts, st.n, st.pn)
+        powner[st.pn : pn] = owner
         mat, codes = st.mat, st.codes
         if n > len(mat):  # grow into new buffers; readers of older states keep the old ones
             mat = np.empty((max(2 * len(mat), n), mat.shape[1]), dtype=np.float32)
@@ -301,6 +356,7 @@ class WarmIndex:
         cols = filter_columns(t, st.n, st.keys)
         for j, i in enumerate(t.column("id").to_pylist()):
             st.ids[i] = st.n + j
+        cols.update(pstart=pstart, pcount=counts)
         grown = {k: np.concatenate([getattr(st, k), v]) for k, v in cols.items()}
         return Entry(
             **{
@@ -311,6 +367,9 @@ class WarmIndex:
                 "table": pa.concat_tables([st.table, t.select(st.table.column_names).cast(st.table.schema)]),
                 "mat": mat,
                 "codes": codes,
+                "pmat": pmat,
+                "pn": pn,
+                "powner": powner,
                 "alive": np.concatenate([alive, np.ones(m, dtype=bool)]),
                 "max_frag": max_fragment(cols["rowid"], st.max_frag),
             }

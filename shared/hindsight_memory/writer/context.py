@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..embed import Embedder
+from ..embed.passages import PassagePlan
 from ..models import Kind, Memory
 from ..storage.filters import Where
 from ..storage.lance import LanceStore
@@ -46,6 +47,7 @@ class WriterState(Protocol):
     dedup_threshold: float
     working_turns: int
     embed_batch_size: int
+    passages: PassagePlan
 
     def switch_to(self, store: LanceStore, embedder: Embedder) -> None:
         """Write to other tables with another embedder from the next op on (a reindex)."""

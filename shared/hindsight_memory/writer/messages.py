@@ -144,7 +144,10 @@ class MergeOp(BaseModel):
 class ImportedMemory(BaseModel):
     memory: dict[str, Any] = Field(description="A Memory as exported (JSON)")
     table: Literal["memories", "cold"] = "memories"
-    vector: list[float] | None = Field(default=None, description="Reused when the exporting model is ours")
+    vector: list[float] | list[list[float]] | None = Field(
+        default=None,
+        description="Reused when the exporting model is ours (one per passage for a long memory)",
+    )
 
 
 class ImportOp(BaseModel):

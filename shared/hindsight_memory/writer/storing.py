@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from ..embed.passages import Embedded, alike, embed_memories
 from ..models import Kind, Memory, Source, Status
 from ..storage.filters import Where
 from ..text import (
     content_hash,
-    embedding_text,
     extract_slot,
     has_cjk,
     invites_reply,
@@ -80,16 +80,12 @@ def _store_namespace(
     if not fresh:
         return
 
-    # 2. one embedding pass for the whole batch; short turns carry the turns before them (see _with_preceding_turns)
+    # 2. one embedding pass for the whole batch, long content passage by passage (embed/passages.py); short
+    # turns carry the turns before them (see _with_preceding_turns)
     next_seq, tails = _session_state(writer, ns, {it.session_id for _, it in fresh if it.session_id})
     fresh = _with_preceding_turns(fresh, tails)
-    texts = [embedding_text(it.content, it.context) for _, it in fresh]
-    vectors = np.concatenate(
-        [
-            writer.embedder.embed_passages(texts[s : s + writer.embed_batch_size])
-            for s in range(0, len(texts), writer.embed_batch_size)
-        ]
-    )
+    embedded = embed_memories(writer.embedder, [(it.content, it.context) for _, it in fresh], writer.passages)
+    vectors = np.stack([e.vector for e in embedded])
 
     # 3. what already exists: near neighbours (dedup), same slots (supersede), session positions (order)
     neighbours = writer.store.nearest_many(ns, vectors, Where(ns).enum_in("status", [Status.active]), limit=4)
@@ -120,9 +116,9 @@ def _store_namespace(
 
     # 4. decide per item, in order, so later items see earlier ones of the same batch
     batch: list[tuple[Memory, np.ndarray]] = []
-    for (i, it), vec, near in zip(fresh, vectors, neighbours, strict=True):
+    for (i, it), emb, near in zip(fresh, embedded, neighbours, strict=True):
         now = it.stored_at
-        dup = _find_duplicate(writer, it, vec, near, batch)
+        dup = _find_duplicate(writer, it, emb, near, batch)
         if dup is not None:
             target, target_vec = dup
             merged = pending.memories.get(target.id, target)
@@ -136,7 +132,7 @@ def _store_namespace(
         if it.session_id:
             seq = next_seq[it.session_id]
             next_seq[it.session_id] += 1
-        mem = _new_memory(ns, it, seq, writer.embedder.model_id, slots[it.id])
+        mem = _new_memory(ns, it, seq, writer.embedder.model_id, slots[it.id], emb.spans)
         slot_k = key(mem.slot) if mem.slot else None
         old = by_slot.get(slot_k) if slot_k else None
         if (
@@ -156,31 +152,31 @@ def _store_namespace(
             outcomes[i].superseded += 1
         if slot_k:
             by_slot[slot_k] = mem
-        pending.put(mem, vec)
+        pending.put(mem, emb.stored)
         pending.events.append(_event(ns, it, mem.id))
-        batch.append((mem, vec))
+        batch.append((mem, emb.stored))
         outcomes[i].stored += 1
 
 
 def _find_duplicate(
     writer: WriterState,
     it: PreparedItem,
-    vec: np.ndarray,
+    emb: Embedded,
     near: list[tuple[Memory, float, Any]],
     batch: list[tuple[Memory, np.ndarray]],
 ) -> tuple[Memory, Any] | None:
     """A near-identical active memory of the same kind stating the same values, or None."""
     h = content_hash(it.content)
     values = value_tokens(it.content)
-    candidates = [(m, float(np.dot(vec, v)), v) for m, v in reversed(batch)] + near
-    for m, cos, v in candidates:
+    candidates = [*reversed(batch), *((m, v) for m, _, v in near)]
+    for m, v in candidates:
         if m.kind != it.kind or m.status != Status.active:
             continue
         # Turns of a session are events: the same words in another session are another event, not a duplicate.
         if it.kind in (Kind.working, Kind.episodic) and it.session_id and m.session_id != it.session_id:
             continue
         same_text = content_hash(m.content) == h
-        if same_text or (cos >= writer.dedup_threshold and value_tokens(m.content) == values):
+        if same_text or (alike(emb.stored, v, writer.dedup_threshold) and value_tokens(m.content) == values):
             return m, v
     return None
 
@@ -229,7 +225,9 @@ def _with_preceding_turns(
     return out
 
 
-def _new_memory(ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | None) -> Memory:
+def _new_memory(
+    ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | None, passages: list[tuple[int, int]]
+) -> Memory:
     return Memory(
         id=it.id,
         namespace=ns,
@@ -252,6 +250,7 @@ def _new_memory(ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | 
         embed_model=model_id,
         last_seen_at=it.stored_at,
         last_confirmed_at=it.stored_at if it.kind == Kind.semantic else None,
+        passages=passages,
     )
 
 

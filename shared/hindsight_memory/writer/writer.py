@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..embed import Embedder
+from ..embed.passages import PassagePlan
 from ..models import Kind
 from ..storage.lance import LanceStore
 from . import small_ops
@@ -32,6 +33,7 @@ class Writer:
         dedup_threshold: float | None = None,
         working_turns: int = 15,
         embed_batch_size: int = 64,
+        passages: PassagePlan | None = None,
         handlers: Mapping[type, Handler] | None = None,
     ) -> None:
         self.store = store
@@ -40,6 +42,7 @@ class Writer:
         self.dedup_threshold = dedup_threshold or embedder.calibration.duplicate
         self.working_turns = working_turns
         self.embed_batch_size = embed_batch_size
+        self.passages = passages or PassagePlan()
         self.handlers: dict[type, Handler] = {**small_ops.HANDLERS, **(handlers or {})}
 
     def switch_to(self, store: LanceStore, embedder: Embedder) -> None:
