@@ -32,11 +32,19 @@ class Settings(BaseSettings):
     embed_query_lanes: int = Field(default=1, ge=1, le=8)
     embed_batch_size: int = 64
     # Long content is embedded passage by passage (embed/passages.py): at most this many model tokens per passage
-    # (the model's window caps it), `passage_overlap` sentences repeated between neighbours, and the memory's
-    # context line on every passage (else on the first only). Recall ranks a memory by its best passage.
-    passage_tokens: int = Field(default=256, ge=32, le=8192)
+    # (the model's window caps it; 0: never split, one vector per memory), `passage_overlap` sentences repeated
+    # between neighbours, and the memory's context line on every passage (else on the first only). Recall ranks
+    # a memory by its best passage.
+    passage_tokens: int = Field(default=256, ge=0, le=8192)
     passage_overlap: int = Field(default=0, ge=0, le=3)
     passage_context_each: bool = True
+
+    @field_validator("passage_tokens")
+    @classmethod
+    def _passage_tokens(cls, v: int) -> int:
+        if 0 < v < 32:
+            raise ValueError("passage_tokens is 0 (never split) or at least 32")
+        return v
 
     def bulk_embed_workers(self) -> int:
         return self.embed_workers or available_cpus()

