@@ -30,7 +30,6 @@ class Settings(BaseSettings):
     # Queries have instances of their own (`embed_query_lanes`) and never wait behind bulk work.
     embed_workers: int | None = Field(default=None, ge=1, le=64)
     embed_query_lanes: int = Field(default=1, ge=1, le=8)
-    embed_batch_size: int = 64
     # Long content is embedded passage by passage (embed/passages.py): at most this many model tokens per passage
     # (the model's window caps it; 0: never split, one vector per memory), `passage_overlap` sentences repeated
     # between neighbours, and the memory's context line on every passage (else on the first only). Recall ranks

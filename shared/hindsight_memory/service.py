@@ -349,7 +349,6 @@ def build_writer(settings: Settings, store: LanceStore, embedder: Embedder) -> W
         embedder,
         dedup_threshold=settings.dedup_threshold,
         working_turns=settings.working_memory_turns,
-        embed_batch_size=settings.embed_batch_size,
         passages=PassagePlan.of(settings),
         handlers=HANDLERS,
     )

@@ -46,7 +46,6 @@ class WriterState(Protocol):
     embedder: Embedder
     dedup_threshold: float
     working_turns: int
-    embed_batch_size: int
     passages: PassagePlan
 
     def switch_to(self, store: LanceStore, embedder: Embedder) -> None:

@@ -32,7 +32,6 @@ class Writer:
         *,
         dedup_threshold: float | None = None,
         working_turns: int = 15,
-        embed_batch_size: int = 64,
         passages: PassagePlan | None = None,
         handlers: Mapping[type, Handler] | None = None,
     ) -> None:
@@ -41,7 +40,6 @@ class Writer:
         self._calibrated = dedup_threshold is None  # the threshold follows the embedder (see switch_to)
         self.dedup_threshold = dedup_threshold or embedder.calibration.duplicate
         self.working_turns = working_turns
-        self.embed_batch_size = embed_batch_size
         self.passages = passages or PassagePlan()
         self.handlers: dict[type, Handler] = {**small_ops.HANDLERS, **(handlers or {})}
 
