@@ -2,6 +2,7 @@
 Answered from the warm index when the process holds one, else by LanceDB. A memory split into passages is scored
 by its best passage (max-sim) in both."""
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +13,7 @@ from ..models import Memory
 from .filters import Where
 from .reads import Reads
 from .schema import WITH_VECTOR, row_to_memory, row_vectors
-from .tables import MEMORIES
+from .tables import MEMORIES, MISSING_TABLE_RECHECK_S
 
 
 class Search(Reads):
@@ -46,7 +47,7 @@ class Search(Reads):
         t = self._table(table)
         cols = [*self._present(t, WITH_VECTOR), "_distance"]
         rows = self._nearest(t, "vector", vector, str(where), cols, limit)
-        if "passages" in cols:
+        if "passages" in cols and self._holds_passages(t):
             # Split memories compete by their best passage: a second search over the passage vectors only.
             rows += self._nearest(t, "passages", vector, str(where.copy().not_null("passages")), cols, limit)
         best: dict[str, tuple[Memory, float, Any]] = {}
@@ -56,6 +57,15 @@ class Search(Reads):
             if r["id"] not in best or score > best[r["id"]][1]:
                 best[r["id"]] = (row_to_memory(r), score, vecs)
         return sorted(best.values(), key=lambda h: -h[1])[:limit]
+
+    def _holds_passages(self, t: Any) -> bool:
+        """Whether any row of `t` is split into passages (else the passage search is skipped). Once seen, kept;
+        until then, looked at again every few seconds (another process may write one)."""
+        now = time.monotonic()
+        seen = self._split_rows.get(id(t))
+        if seen is None or (not seen[0] and now - seen[1] > MISSING_TABLE_RECHECK_S):
+            seen = self._split_rows[id(t)] = (t.count_rows("passages IS NOT NULL") > 0, now)
+        return seen[0]
 
     @staticmethod
     def _nearest(

@@ -97,6 +97,7 @@ class Tables:
         self._recheck_s = MISSING_TABLE_RECHECK_S if missing_recheck_s is None else missing_recheck_s
         self._tables: dict[str, Any] = {}
         self._columns: dict[int, tuple[frozenset[str], float]] = {}  # id(table) -> its columns, when read
+        self._split_rows: dict[int, tuple[bool, float]] = {}  # id(table) -> holds split memories, when seen
         self._waiting: dict[str, tuple[str, pa.Schema, bool]] = {}
         self._scratch: Any = None
         self._looked_at = time.monotonic()
