@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: install serve test test-fast bench lint fmt tf-check localstack-up localstack-down local-stack image coldstart clean
+.PHONY: install serve test test-fast bench lint typecheck fmt tf-check localstack-up localstack-down local-stack image coldstart clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null || { echo "need $(PY) (Python 3.11+)"; exit 1; }
@@ -32,6 +32,10 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check shared functions tests
 	$(BIN)/ruff format --check shared functions tests
+
+## typecheck: mypy, strict, on the core library (configured in pyproject.toml)
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 fmt: $(STAMP)
 	$(BIN)/ruff format shared functions tests

@@ -1,4 +1,5 @@
-"""Shared fixtures: settings on a local folder or on emulated S3, and a service built from them."""
+"""Shared fixtures: settings on a local folder or on emulated S3, and a service built from them. Under CI=true a
+skipped test fails: a missing prerequisite (node, terraform and its provider mirror, LocalStack) must not pass."""
 
 import os
 
@@ -10,6 +11,8 @@ from tests.fakes.fake_llm import FakeLLM
 from tests.support.moto import moto_server, new_bucket
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+pytest_plugins = ["tests.support.no_skips_in_ci"]
 
 
 @pytest.fixture(scope="session")

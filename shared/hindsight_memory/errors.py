@@ -1,5 +1,12 @@
 """Error types. Raised by the core, translated to HTTP / JSON-RPC / Lambda responses only at the edges."""
 
+from typing import Any
+
+
+def error_body(code: str, message: str) -> dict[str, Any]:
+    """The JSON body of an error at every edge: REST, the gateway's HTTP layer, a direct Lambda invocation."""
+    return {"error": {"code": code, "message": message}}
+
 
 class HindsightError(Exception):
     """Base class for every error the core raises on purpose."""
@@ -23,8 +30,17 @@ class LimitExceeded(InvalidInput):
 
 
 class NotFound(HindsightError):
+    """No such memory, reflection run or page file in the caller's namespace."""
+
     status = 404
     code = "not_found"
+
+
+class Conflict(HindsightError):
+    """The request is valid but the memory is not in a state that allows it (e.g. correcting an old version)."""
+
+    status = 409
+    code = "conflict"
 
 
 class Unauthorized(HindsightError):

@@ -21,6 +21,7 @@ class Source(StrEnum):
     tool = "tool"
     reflection = "reflection"
     import_ = "import"
+    user_correction = "user-correction"  # a new version written by a person correcting a memory
 
 
 class Status(StrEnum):
@@ -41,6 +42,22 @@ def as_utc(value: datetime) -> datetime:
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+def clean_labels(values: list[str]) -> list[str]:
+    """Tags or entities with whitespace collapsed and duplicates dropped (order kept).
+
+    Raises:
+        ValueError: a label empty or longer than 128 characters.
+    """
+    out: list[str] = []
+    for v in values:
+        v = " ".join(str(v).split())
+        if not v or len(v) > 128:
+            raise ValueError("tags and entities must be 1-128 characters")
+        if v not in out:
+            out.append(v)
+    return out
 
 
 class MemoryCreate(_Strict):
@@ -70,14 +87,16 @@ class MemoryCreate(_Strict):
     @field_validator("tags", "entities")
     @classmethod
     def _clean_labels(cls, values: list[str]) -> list[str]:
-        out: list[str] = []
-        for v in values:
-            v = " ".join(str(v).split())
-            if not v or len(v) > 128:
-                raise ValueError("tags and entities must be 1-128 characters")
-            if v not in out:
-                out.append(v)
-        return out
+        return clean_labels(values)
+
+    @field_validator("source")
+    @classmethod
+    def _not_a_correction(cls, v: Source) -> Source:
+        if v == Source.user_correction:
+            raise ValueError(
+                "'user-correction' is set by a correction (PATCH /v1/memories/{id}), not by a store"
+            )
+        return v
 
     @field_validator("occurred_at")
     @classmethod
@@ -116,6 +135,29 @@ class Memory(BaseModel):
     slot: str | None = None
     embed_model: str = ""
     tier: str = "hot"
+    # [start, end) in `content` of each passage embedded on its own (a long memory); empty: embedded whole.
+    passages: list[tuple[int, int]] = Field(default_factory=list)
+
+
+class MemoryCorrection(_Strict):
+    """A person's correction of a memory: only the fields given change. It becomes a new version that supersedes
+    the old one (which is kept as history)."""
+
+    content: str | None = Field(default=None, min_length=1, description="The corrected text")
+    tags: list[str] | None = Field(default=None, max_length=64)
+    entities: list[str] | None = Field(default=None, max_length=64)
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    note: str | None = Field(default=None, max_length=1000, description="Why; kept with the new version")
+
+    @field_validator("tags", "entities")
+    @classmethod
+    def _clean_labels(cls, values: list[str] | None) -> list[str] | None:
+        return None if values is None else clean_labels(values)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields to change (note excluded)."""
+        return self.model_dump(exclude_none=True, exclude={"note"})
 
 
 class MemoryPublic(BaseModel):

@@ -5,13 +5,15 @@ import logging
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from .config import Settings
-from .embed import Embedder, make_embedder
+from .counters import Counters
+from .embed import Embedder, embedder_for
+from .embed.passages import PassagePlan
 from .errors import InvalidInput, LimitExceeded
 from .llm import make_llm
 from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
@@ -33,31 +35,13 @@ from .writer.messages import (
 from .writer.queue import InProcessQueue, SqsQueue, WriteQueue
 from .writer.writer import StoreOutcome, Writer
 
+if TYPE_CHECKING:  # imported on first reflection: most processes never reflect
+    from .reflection import Reflector
+
 log = logging.getLogger(__name__)
 
 TOUCH_FLUSH_S = 5.0  # usage counts reach storage at most this late (or sooner, on flush/close)
 TOUCH_FLUSH_IDS = 500
-
-
-@dataclass
-class Counters:
-    """Process-local operational counters, read by /metrics and stats."""
-
-    recalls: int = 0
-    recall_hits: int = 0
-    stored: int = 0
-    deduplicated: int = 0
-    superseded: int = 0
-    feedback: Counter = field(default_factory=Counter)
-    reflections: int = 0
-    llm_calls: int = 0
-    llm_tokens: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, **kw: int) -> None:
-        with self.lock:
-            for k, v in kw.items():
-                setattr(self, k, getattr(self, k) + v)
 
 
 class MemoryService:
@@ -81,7 +65,7 @@ class MemoryService:
         self._touched_at = time.monotonic()
         self._touch_lock = threading.Lock()
         self.llm: Any = None  # reflection's LLMClient; None = heuristic mode (set by build_service)
-        self._reflector: Any = None
+        self._reflector: Reflector | None = None
 
     # ------------------------------------------------------------------ store
     def store_memories(self, req: StoreRequest, timeout_s: float = 120.0) -> StoreResult:
@@ -113,13 +97,16 @@ class MemoryService:
             duplicates_of=out.duplicates_of,
         )
 
-    def _prepare(self, namespace: str, item: MemoryCreate, now) -> PreparedItem:
+    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime) -> PreparedItem:
         s = self.settings
         content = normalize(item.content)
         if not content:
             raise InvalidInput("content is empty after normalisation")
         if len(content) > s.max_content_chars:
-            raise LimitExceeded(f"content longer than {s.max_content_chars} characters")
+            raise LimitExceeded(
+                f"content is {len(content):,} characters, over the limit of {s.max_content_chars:,} per memory "
+                "(HINDSIGHT_MAX_CONTENT_CHARS): store it as several memories"
+            )
         if len(str(item.metadata).encode()) > s.max_metadata_bytes:
             raise LimitExceeded(f"metadata larger than {s.max_metadata_bytes} bytes")
         if item.kind == Kind.working and not item.session_id:
@@ -155,7 +142,7 @@ class MemoryService:
         if q.top_k > self.settings.max_top_k:
             raise LimitExceeded(f"top_k is at most {self.settings.max_top_k}")
         result, ids = self.retriever.recall(q)
-        self.counters.add(recalls=1, recall_hits=0 if result.missing else 1)
+        self.counters.add_recall(q.namespace, hit=not result.missing)
         if ids:
             self._touch(q.namespace, ids)
         return result
@@ -177,24 +164,33 @@ class MemoryService:
             self.queue.submit(TouchOp(namespace=ns, ids=sorted(counts), counts=dict(counts), at=utcnow()))
 
     # ------------------------------------------------------------------ feedback, forget
-    def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict:
+    def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict[str, Any]:
         validate_namespace(namespace)
-        res = self._run(FeedbackOp(namespace=namespace, id=memory_id, useful=useful, at=utcnow()))
+        res = self.apply_op(FeedbackOp(namespace=namespace, id=memory_id, useful=useful, at=utcnow()))
         self.counters.feedback["useful" if useful else "not_useful"] += 1
         return res or {"queued": True}
 
-    def forget(self, namespace: str, ids: list[str], purge: bool = False) -> dict:
+    def forget(self, namespace: str, ids: list[str], purge: bool = False) -> dict[str, Any]:
         validate_namespace(namespace)
         if not ids:
             raise InvalidInput("give the ids to forget")
-        return self._run(ForgetOp(namespace=namespace, ids=ids, purge=purge, at=utcnow())) or {"queued": True}
+        return self.apply_op(ForgetOp(namespace=namespace, ids=ids, purge=purge, at=utcnow())) or {
+            "queued": True
+        }
 
-    def _run(self, op: WriteOp, timeout_s: float = 120.0):
-        fut: Future | None = self.queue.submit(op)
+    def apply_op(self, op: WriteOp, timeout_s: float = 120.0) -> Any:
+        """Send one op to the single writer and wait for its outcome; None when a remote writer will apply it."""
+        fut: Future[Any] | None = self.queue.submit(op)
         return fut.result(timeout=timeout_s) if fut is not None else None
 
+    def follow_writer(self) -> None:
+        """Read the tables the in-process writer now writes, with its embedder (after a reindex switched them).
+        Each swap is one attribute assignment: a recall in flight finishes on the old retriever and old tables."""
+        self.store, self.embedder = self.writer.store, self.writer.embedder
+        self.retriever = Retriever(self.store, self.embedder, self.settings, self.retriever.reranker)
+
     # ------------------------------------------------------------------ stats
-    def stats(self, namespace: str) -> dict:
+    def stats(self, namespace: str) -> dict[str, Any]:
         validate_namespace(namespace)
         return {
             "namespace": namespace,
@@ -216,7 +212,7 @@ class MemoryService:
         everything: bool = False,
         purge: bool = False,
         subtree: bool = False,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Forget by filter (a lifecycle.ForgetFilter or its dict) or the whole namespace (with `subtree`, also
         every namespace under it).
 
@@ -237,24 +233,24 @@ class MemoryService:
         op = ForgetOp(
             namespace=namespace, filter=flt, everything=everything, subtree=subtree, purge=purge, at=utcnow()
         )
-        return self._run(op, timeout_s=3600) or {"queued": True}
+        return self.apply_op(op, timeout_s=3600) or {"queued": True}
 
-    def archive(self, namespace: str, ids: list[str]) -> dict:
+    def archive(self, namespace: str, ids: list[str]) -> dict[str, Any]:
         from .writer.messages import ArchiveOp
 
         validate_namespace(namespace)
-        return self._run(ArchiveOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
+        return self.apply_op(ArchiveOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
 
-    def restore(self, namespace: str, ids: list[str]) -> dict:
+    def restore(self, namespace: str, ids: list[str]) -> dict[str, Any]:
         """Bring archived (cold) or soft-forgotten memories back."""
         from .writer.messages import RestoreOp
 
         validate_namespace(namespace)
-        return self._run(RestoreOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
+        return self.apply_op(RestoreOp(namespace=namespace, ids=ids, at=utcnow())) or {"queued": True}
 
     def compact(
         self, namespace: str | None = None, max_seconds: float | None = None, max_rows: int | None = None
-    ) -> dict:
+    ) -> dict[str, Any]:
         """One bounded, resumable compaction run (tiers, archive, merges, histories, table upkeep)."""
         from .lifecycle.compact import compact
 
@@ -262,17 +258,21 @@ class MemoryService:
             validate_namespace(namespace)
         return compact(self, namespace, max_seconds=max_seconds, max_rows=max_rows)
 
-    def export_records(self, namespace: str | None = None, *, vectors: bool = True):
+    def export_records(
+        self, namespace: str | None = None, *, vectors: bool = True
+    ) -> Iterator[dict[str, Any]]:
         from .lifecycle.export import export_records
 
         return export_records(self.store, namespace, vectors=vectors)
 
-    def import_records(self, namespace: str | None, records, *, confidence: float | None = None) -> dict:
+    def import_records(
+        self, namespace: str | None, records: Iterable[dict[str, Any]], *, confidence: float | None = None
+    ) -> dict[str, Any]:
         from .lifecycle.export import import_records
 
         return import_records(self, namespace, records, confidence=confidence)
 
-    def reindex(self, embedder_spec: str) -> dict:
+    def reindex(self, embedder_spec: str) -> dict[str, Any]:
         """Re-embed everything with another model into new tables, then switch; recall keeps working."""
         from .lifecycle.reindex import reindex
 
@@ -280,7 +280,7 @@ class MemoryService:
 
     # ------------------------------------------------------------------ reflection (thin: see reflection/)
     @property
-    def reflector(self) -> Any:
+    def reflector(self) -> "Reflector":
         if self._reflector is None:
             from .reflection import Prompts, Reflector, RunLog
 
@@ -296,9 +296,9 @@ class MemoryService:
         self,
         namespace: str,
         session_id: str | None = None,
-        trajectory: list[dict] | None = None,
+        trajectory: list[dict[str, Any]] | None = None,
         trigger: str = "task_end",
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Distil a finished task into an episode and lessons.
 
         Raises:
@@ -308,13 +308,13 @@ class MemoryService:
             namespace, session_id=session_id, trajectory=trajectory, trigger=trigger
         )
 
-    def induce(self, namespace: str) -> dict:
+    def induce(self, namespace: str) -> dict[str, Any]:
         """Turn clusters of similar episodes into lessons; decay lessons not confirmed for long."""
         from .reflection import induce
 
         return induce(self.reflector, validate_namespace(namespace))
 
-    def reflection_stats(self, namespace: str) -> dict:
+    def reflection_stats(self, namespace: str) -> dict[str, Any]:
         """LLM calls, tokens and cost of reflection in this namespace, and deferred work waiting for budget."""
         return {
             "mode": "llm" if self.llm else "heuristic",
@@ -346,6 +346,21 @@ def build_store(settings: Settings, embedder: Embedder) -> LanceStore:
     )
 
 
+def build_writer(settings: Settings, store: LanceStore, embedder: Embedder) -> Writer:
+    """The single writer, with the lifecycle's ops registered (forget, archive, restore, merge, import, upkeep,
+    reindex): the writer package itself never imports lifecycle."""
+    from .lifecycle.write_handlers import HANDLERS
+
+    return Writer(
+        store,
+        embedder,
+        dedup_threshold=settings.dedup_threshold,
+        working_turns=settings.working_memory_turns,
+        passages=PassagePlan.of(settings),
+        handlers=HANDLERS,
+    )
+
+
 def build_service(
     settings: Settings | None = None,
     *,
@@ -353,18 +368,12 @@ def build_service(
     llm: Any = None,
     embedder: Embedder | None = None,
 ) -> MemoryService:
-    """Create every adapter from settings. Tests pass settings (or a queue, or an embedder: the benchmarks' cache)
-    in; nothing reads globals."""
+    """Create every adapter from settings. Tests pass settings (or a queue, or an embedder) in; nothing reads
+    globals."""
     settings = settings or Settings()
-    embedder = embedder or make_embedder(settings.embedder, settings.embed_threads)
+    embedder = embedder or embedder_for(settings)
     store = build_store(settings, embedder)
-    writer = Writer(
-        store,
-        embedder,
-        dedup_threshold=settings.dedup_threshold,
-        working_turns=settings.working_memory_turns,
-        embed_batch_size=settings.embed_batch_size,
-    )
+    writer = build_writer(settings, store, embedder)
     if queue is None:
         if settings.queue == "sqs":
             if not settings.store_queue_url:

@@ -5,6 +5,7 @@ import logging
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -25,6 +26,12 @@ STOPWORDS = frozenset(
 def normalize(text: str) -> str:
     """Unicode NFKC, collapsed whitespace: what gets embedded, hashed and indexed."""
     return _WS.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def embedding_text(content: str, context: str | None) -> str:
+    """What is embedded for a memory. The context situates it ("session 3, 2026-03-02, talking about travel");
+    embedding it with the content lets a query match what a turn is about even when the turn itself is short."""
+    return normalize(f"{context}\n{content}" if context else content)
 
 
 def content_hash(text: str) -> str:
@@ -66,7 +73,7 @@ _LEAD_LABEL = re.compile(r"^\s*[A-Za-z][\w .'-]{0,30}[:：]\s*")
 
 
 @lru_cache(maxsize=1)
-def _jieba():
+def _jieba() -> Any:  # jieba ships no type information
     import jieba
 
     jieba.setLogLevel(logging.WARNING)

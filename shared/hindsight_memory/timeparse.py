@@ -1,6 +1,7 @@
 """Time expressions in a query ("last week", "in March", "上周", "三天前") -> a window relative to `now`."""
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -79,7 +80,7 @@ def parse_time_window(query: str, now: datetime) -> TimeWindow | None:
     """The first time expression in the query as a [since, until) window, or None."""
     q = query.casefold()
     today = _day(now)
-    fixed = [
+    fixed: list[tuple[str, Callable[[], tuple[datetime, datetime]]]] = [
         (
             r"\b(today|this morning|this afternoon|tonight)\b|今天|今早|今晚",
             lambda: (today, today + timedelta(days=1)),
@@ -129,8 +130,8 @@ def parse_time_window(query: str, now: datetime) -> TimeWindow | None:
         )
         found.append((m.start(), _ago(now, n, m.group(2), m.group())))
     m = re.search(r"([0-9零一二两三四五六七八九十]{1,3})\s*(个星期|星期|个月|天|日|周|月|年)(?:以)?前", q)
-    if m and (n := _zh_int(m.group(1))) is not None:
-        found.append((m.start(), _ago(now, n, _ZH_UNIT[m.group(2)], m.group())))
+    if m and (count := _zh_int(m.group(1))) is not None:
+        found.append((m.start(), _ago(now, count, _ZH_UNIT[m.group(2)], m.group())))
     m = re.search(
         r"\b(?:in|during|back in|since|on)\s+("
         + "|".join(sorted(_MONTHS, key=len, reverse=True))
@@ -142,8 +143,8 @@ def parse_time_window(query: str, now: datetime) -> TimeWindow | None:
     m = re.search(
         r"(?<![0-9零一二两三四五六七八九十])([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*月份?(?!前)", q
     )
-    if m and "个月" not in q[m.start() : m.end() + 1] and (n := _zh_int(m.group(1))) and 1 <= n <= 12:
-        found.append((m.start(), _month_window(now, n, m.group())))
+    if m and "个月" not in q[m.start() : m.end() + 1] and (month := _zh_int(m.group(1))) and 1 <= month <= 12:
+        found.append((m.start(), _month_window(now, month, m.group())))
     if not found:
         return None
     return min(found, key=lambda f: f[0])[1]

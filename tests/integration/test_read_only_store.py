@@ -12,7 +12,7 @@ import pytest
 from hindsight_memory.errors import ModelMismatch, TablesNotCreated
 from hindsight_memory.models import MemoryCreate, RecallQuery, StoreRequest
 from hindsight_memory.service import build_service
-from hindsight_memory.storage import lance
+from hindsight_memory.storage import tables
 from hindsight_memory.storage.lance import LanceStore
 from hindsight_memory.writer.queue import WriteQueue
 from tests.support.wait import wait_until
@@ -44,7 +44,7 @@ def stored_objects(settings) -> list[str]:
 
 @pytest.fixture
 def fast_recheck(monkeypatch):
-    monkeypatch.setattr(lance, "MISSING_TABLE_RECHECK_S", 0.05)
+    monkeypatch.setattr(tables, "MISSING_TABLE_RECHECK_S", 0.05)
 
 
 @pytest.fixture

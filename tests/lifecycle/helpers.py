@@ -20,9 +20,9 @@ def recall(svc, ns, query, **kw):
     return svc.recall(RecallQuery(namespace=ns, query=query, **{"min_score": 0.0, "top_k": 10, **kw}))
 
 
-def raw_files_containing(settings, needle: str) -> list[str]:
-    """Every stored object (local files or S3 objects) whose bytes contain `needle`."""
-    data = needle.encode()
+def raw_files_containing(settings, needle: str | bytes) -> list[str]:
+    """Every stored object (local files or S3 objects) whose bytes contain `needle` (text as UTF-8)."""
+    data = needle.encode() if isinstance(needle, str) else needle
     uri = settings.store_uri
     if not uri.startswith("s3://"):
         return [str(p) for p in Path(uri).rglob("*") if p.is_file() and data in p.read_bytes()]

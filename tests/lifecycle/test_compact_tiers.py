@@ -114,18 +114,13 @@ def test_low_confidence_memories_unused_for_long_are_archived_and_restored_round
     assert weak in {m.id for m in recall(svc, NS, "office moves Leeds").memories}
 
 
-def test_a_bounded_run_stops_early_and_the_next_run_resumes_from_its_cursor(backend):
-    if backend.kind == "s3":
-        pytest.skip("cursor logic is storage independent; one backend is enough")
-    svc = build_service(backend())
-    try:
-        store(svc, NS, *FACTS)
-        store(svc, "team/dev", *FACTS[:2])
-        later = utcnow() + timedelta(days=10)
-        first = compact(svc, max_rows=4, now=later, upkeep=False)
-        assert first["done"] is False and first["rows"] == 4 and first["cursor"]["namespace"] == NS
-        second = compact(svc, max_rows=100, now=later, upkeep=False)
-        assert second["done"] is True and second["rows"] == 4 and second["cursor"] == {}
-        assert svc.stats(NS)["tiers"]["warm"] == 6 and svc.stats("team/dev")["tiers"]["warm"] == 2
-    finally:
-        svc.close()
+def test_a_bounded_run_stops_early_and_the_next_run_resumes_from_its_cursor(local_service):
+    svc = local_service  # the cursor logic does not depend on the storage backend: one is enough
+    store(svc, NS, *FACTS)
+    store(svc, "team/dev", *FACTS[:2])
+    later = utcnow() + timedelta(days=10)
+    first = compact(svc, max_rows=4, now=later, upkeep=False)
+    assert first["done"] is False and first["rows"] == 4 and first["cursor"]["namespace"] == NS
+    second = compact(svc, max_rows=100, now=later, upkeep=False)
+    assert second["done"] is True and second["rows"] == 4 and second["cursor"] == {}
+    assert svc.stats(NS)["tiers"]["warm"] == 6 and svc.stats("team/dev")["tiers"]["warm"] == 2

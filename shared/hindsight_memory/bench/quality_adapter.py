@@ -1,12 +1,17 @@
 """Runs our retrieval-quality benchmark against the real service (store, then recall per channel mix)."""
 
 import tempfile
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from ..config import Settings
 from ..embed import Embedder
-from ..models import RecallQuery, StoreRequest
+from ..models import RecallQuery, RecallResult, StoreRequest
 from ..service import build_service
 from .quality.crosslingual import run_crosslingual
+
+if TYPE_CHECKING:
+    from .quality.evaluate import QualityReport
 
 _CHANNELS = {"bm25": ["fts"], "vector": ["vector"], "hybrid": ["vector", "fts"]}
 
@@ -20,8 +25,8 @@ def run(
     embedder_obj: Embedder | None = None,
     store_uri: str | None = None,
     named: bool = False,
-    **settings_overrides,
-):
+    **settings_overrides: Any,
+) -> "QualityReport":
     """`embedder_obj` (e.g. the benchmarks' embedding cache) replaces the one `embedder` names; `store_uri` keeps
     the tables somewhere known instead of a temporary folder; `named`: the conversations between two named
     speakers, asked about in the third person (quality/named.py)."""
@@ -38,13 +43,12 @@ def run(
         embedder=embedder_obj,
     )
 
-    def store_turns(namespace: str, items: list[dict]) -> None:
+    def store_turns(namespace: str, items: list[dict[str, Any]]) -> None:
         for s in range(0, len(items), 200):
-            svc.store_memories(
-                StoreRequest(namespace=namespace, items=items[s : s + 200], wait=True), timeout_s=3600
-            )
+            batch = {"namespace": namespace, "items": items[s : s + 200], "wait": True}
+            svc.store_memories(StoreRequest.model_validate(batch), timeout_s=3600)
 
-    def recall(namespace: str, query: str, top_k: int, now, mode: str) -> "RecallOutcome":
+    def recall(namespace: str, query: str, top_k: int, now: datetime, mode: str) -> "RecallOutcome":
         res = svc.recall(
             RecallQuery(namespace=namespace, query=query, top_k=top_k, now=now, channels=_CHANNELS[mode])
         )
@@ -52,7 +56,7 @@ def run(
             turn_ids=[m.metadata.get("turn_id", m.id) for m in res.memories], missing=res.missing
         )
 
-    def recall_hybrid(namespace: str, query: str, top_k: int):
+    def recall_hybrid(namespace: str, query: str, top_k: int) -> RecallResult:
         return svc.recall(RecallQuery(namespace=namespace, query=query, top_k=top_k))
 
     try:

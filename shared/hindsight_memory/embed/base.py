@@ -1,9 +1,14 @@
 """The embedder interface. Vectors are float32 and L2-normalised so a dot product is the cosine."""
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,19 @@ class Embedder(ABC):
     model_id: str
     dim: int
     calibration: Calibration
+    window_tokens: int = (
+        512  # the longest input the model attends to as one sequence (prefix and specials included)
+    )
+
+    def token_count(self, text: str) -> int:
+        """Tokens the model would read for `text` as a passage (prefix and specials included). This estimate
+        (a token per CJK character, per four other characters) stands in for models without a tokenizer here."""
+        cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")
+        return 2 + cjk + (len(text) - cjk + 3) // 4
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """`fn` over `items`, on the embedder's workers when it has several (tokenizing long text, for one)."""
+        return [fn(x) for x in items]
 
     @abstractmethod
     def embed_passages(self, texts: list[str]) -> np.ndarray:
@@ -38,7 +56,8 @@ class Embedder(ABC):
 
     def embed_query(self, text: str) -> np.ndarray:
         """(dim,) unit vector for a search query (asymmetric models prefix queries differently)."""
-        return self.embed_passages([text])[0]
+        vector: np.ndarray = self.embed_passages([text])[0]
+        return vector
 
     def relevance(self, cosine: float, cjk: bool = False, doc_cjk: bool | None = None) -> float:
         """Cosine mapped to 0..1 on this model's scale for the pair of scripts (a CJK query over CJK text on its
@@ -56,4 +75,5 @@ class Embedder(ABC):
 def unit(rows: np.ndarray) -> np.ndarray:
     rows = np.asarray(rows, dtype=np.float32)
     norms = np.linalg.norm(rows, axis=-1, keepdims=True)
-    return rows / np.maximum(norms, 1e-12)
+    out: np.ndarray = rows / np.maximum(norms, 1e-12)
+    return out

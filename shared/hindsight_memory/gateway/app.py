@@ -3,6 +3,7 @@
 import asyncio
 import ipaddress
 import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
@@ -11,16 +12,19 @@ from fastapi.responses import JSONResponse, Response
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from ..config import Settings
-from ..errors import HindsightError
+from ..errors import HindsightError, error_body
 from .auth import TokenRegistry
+from .inspector_api import build_inspector_router
 from .mcp_tools import HindsightMCP, build_mcp
 from .metrics import CONTENT_TYPE, Metrics
-from .middleware import GatewayMiddleware, error_body
-from .ops import Operations
+from .middleware import GatewayMiddleware
+from .operations import Operations
 from .rest import build_router
 from .tenants import TenantRegistry
+from .ui import build_ui_router
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +68,9 @@ class McpEndpoint:
     def __init__(self, mcp: HindsightMCP, security: TransportSecuritySettings, max_body: int) -> None:
         self.mcp, self.security, self.max_body = mcp, security, max_body
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._ready: asyncio.Future | None = None
+        self._ready: asyncio.Future[None] | None = None
         self._stop: asyncio.Event | None = None
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     async def _start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -86,7 +90,7 @@ class McpEndpoint:
         async def run() -> None:
             try:
                 async with manager.run():
-                    ready.set_result(manager)
+                    ready.set_result(None)
                     await stop.wait()
             except BaseException as e:
                 if not ready.done():
@@ -102,7 +106,7 @@ class McpEndpoint:
             await self._task
         self._loop = self._ready = self._stop = self._task = None
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self._start()
         await self.mcp.session_manager.handle_request(scope, receive, send)
 
@@ -131,7 +135,7 @@ def create_app(
     endpoint = McpEndpoint(mcp, security, settings.max_body_bytes)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI):
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
         await endpoint.stop()
         await anyio.to_thread.run_sync(tenants.close)
@@ -144,6 +148,8 @@ def create_app(
     )
     app.state.settings, app.state.ops, app.state.metrics, app.state.mcp = settings, ops, metrics, mcp
     app.include_router(build_router(ops))
+    app.include_router(build_inspector_router(ops))  # /v1 reads and corrections for the inspector
+    app.include_router(build_ui_router())  # the /ui page
     app.router.routes.append(Route("/mcp", endpoint=endpoint))
 
     @app.exception_handler(HindsightError)

@@ -6,6 +6,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import Forbidden, InvalidInput, Unauthorized
 from ..namespaces import is_within, validate_namespace
@@ -128,7 +129,9 @@ class TokenRegistry:
         return found
 
 
-def create_token(tenant: str, namespaces: list[str], admin: bool = False, name: str = "") -> tuple[str, dict]:
+def create_token(
+    tenant: str, namespaces: list[str], admin: bool = False, name: str = ""
+) -> tuple[str, dict[str, Any]]:
     """Generate a token and the record to put in HINDSIGHT_TOKENS (which holds the hash, never the token)."""
     validate_tenant(tenant)
     if not namespaces:

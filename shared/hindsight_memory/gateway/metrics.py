@@ -8,7 +8,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from .ops import Operations
+from ..service import MemoryService
+from .operations import Operations
 
 log = logging.getLogger(__name__)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -87,7 +88,7 @@ class _ServiceCollector(Collector):
         yield from (mem, depth, recalls, hits, hit_rate, stored, dedup, sup, sup_ratio, feedback, reuse)
         yield from (reflections, llm_calls, llm_tokens, warm_rows, warm_ns)
 
-    def _memories(self, family: GaugeMetricFamily, tenant: str, svc) -> None:
+    def _memories(self, family: GaugeMetricFamily, tenant: str, svc: MemoryService) -> None:
         try:
             counts = svc.store.status_counts(None)  # tenant-wide: metrics are for the operator, not an agent
         except Exception:  # a scrape must not fail because one table is unreachable

@@ -9,7 +9,7 @@ from mcp.server.transport_security import TransportSecurityMiddleware, Transport
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import HindsightError
+from ..errors import HindsightError, error_body
 from .auth import TokenRegistry
 from .logs import new_request_id, request_id
 from .mcp_tools import current_principal
@@ -29,10 +29,6 @@ ROUTES = {
     "/v1/memories/feedback",
     "/v1/stats",
 }
-
-
-def error_body(code: str, message: str) -> dict:
-    return {"error": {"code": code, "message": message}}
 
 
 class GatewayMiddleware:

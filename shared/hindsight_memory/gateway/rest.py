@@ -9,7 +9,7 @@ from ..errors import Unauthorized
 from ..models import RecallQuery, StoreRequest, StoreResult
 from ..writer.messages import ForgetFilter
 from .auth import Principal
-from .ops import Operations
+from .operations import Operations
 
 
 class ForgetRequest(BaseModel):
@@ -38,7 +38,7 @@ class ErrorBody(BaseModel):
 def principal(request: Request) -> Principal:
     """The caller, authenticated by the gateway middleware before the body was even parsed."""
     who = request.scope.get("state", {}).get("principal")
-    if who is None:  # fail closed; the middleware authenticates every /v1 request
+    if not isinstance(who, Principal):  # fail closed; the middleware authenticates every /v1 request
         raise Unauthorized("not authenticated")
     return who
 
@@ -53,15 +53,15 @@ def build_router(ops: Operations) -> APIRouter:
     r = APIRouter(prefix="/v1", tags=["memories"], responses=_ERRORS)
 
     @r.post("/memories/store", response_model=StoreResult, summary="Store memories")
-    def store(body: StoreRequest, who: Who) -> dict:
+    def store(body: StoreRequest, who: Who) -> dict[str, Any]:
         return ops.store(who, body.namespace, list(body.items), body.wait)
 
     @r.post("/memories/recall", summary="Recall memories (returned as data with provenance)")
-    def recall(body: RecallQuery, who: Who) -> dict:
+    def recall(body: RecallQuery, who: Who) -> dict[str, Any]:
         return ops.recall(who, body)
 
     @r.post("/memories/forget", summary="Forget by ids, a filter or the whole namespace")
-    def forget(body: ForgetRequest, who: Who) -> dict:
+    def forget(body: ForgetRequest, who: Who) -> dict[str, Any]:
         return ops.forget(
             who,
             body.namespace,
@@ -73,11 +73,11 @@ def build_router(ops: Operations) -> APIRouter:
         )
 
     @r.post("/memories/feedback", summary="Rate a recalled memory as useful or not")
-    def feedback(body: FeedbackRequest, who: Who) -> dict:
+    def feedback(body: FeedbackRequest, who: Who) -> dict[str, Any]:
         return ops.feedback(who, body.namespace, body.id, body.useful)
 
     @r.get("/stats", summary="Counts for a namespace (admin)")
-    def stats(namespace: Annotated[str, Query(max_length=300)], who: Who) -> dict:
+    def stats(namespace: Annotated[str, Query(max_length=300)], who: Who) -> dict[str, Any]:
         return ops.stats(who, namespace)
 
     return r

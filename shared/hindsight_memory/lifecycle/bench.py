@@ -4,6 +4,7 @@ import random
 import statistics
 import time
 from datetime import timedelta
+from typing import Any
 
 from ..config import Settings
 from ..embed import make_embedder
@@ -22,7 +23,7 @@ def _text(rng: random.Random, i: int) -> str:
     return f"note {i}: " + " ".join(rng.choice(_WORDS) for _ in range(8))
 
 
-def _latencies(retriever: Retriever, queries: list[str]) -> tuple[dict, list[list[str]]]:
+def _latencies(retriever: Retriever, queries: list[str]) -> tuple[dict[str, Any], list[list[str]]]:
     times, results = [], []
     for q in queries:
         t0 = time.perf_counter()
@@ -36,7 +37,7 @@ def _latencies(retriever: Retriever, queries: list[str]) -> tuple[dict, list[lis
 
 def bench_fragmentation(
     settings: Settings, n_commits: int = 10_000, n_queries: int = 50, seed: int = 7
-) -> dict:
+) -> dict[str, Any]:
     """Write `n_commits` single-row commits straight through LanceStore (hashing vectors), measure recall
     p50/p99, run table upkeep (fragment compaction, indexes, version pruning), measure again."""
     embedder = make_embedder("hashing")

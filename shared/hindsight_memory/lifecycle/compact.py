@@ -10,7 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from ..embed.passages import alike, whole
 from ..models import Kind, Memory, MemoryCreate, Source, Status, StoreRequest, utcnow
+from ..ports import MemoryPort
 from ..storage.filters import Where
 from ..text import key, value_tokens
 from ..writer.messages import ArchiveOp, MergeOp, UpdateOp, UpkeepOp
@@ -23,14 +25,14 @@ MIN_CHANGES = 2  # summarise once a value has been replaced at least this many t
 
 
 def compact(
-    svc: Any,
+    svc: MemoryPort,
     namespace: str | None = None,
     *,
     max_seconds: float | None = None,
     max_rows: int | None = None,
     now: datetime | None = None,
     upkeep: bool = True,
-) -> dict:
+) -> dict[str, Any]:
     """One bounded run over one namespace or all of them; `done` is False when the budget ran out first."""
     s = svc.settings
     deadline = time.monotonic() + (max_seconds if max_seconds is not None else s.compact_max_seconds)
@@ -61,7 +63,7 @@ def compact(
     report["cursor"] = cursor
     if upkeep and time.monotonic() < deadline:
         retention = timedelta(hours=s.version_retention_hours)
-        report["upkeep"] = svc._run(
+        report["upkeep"] = svc.apply_op(
             UpkeepOp(
                 retention_hours=s.version_retention_hours,
                 scalar_min_rows=s.scalar_index_min_rows,
@@ -74,7 +76,7 @@ def compact(
 
 
 def _namespace(
-    svc: Any, ns: str, after: str, budget: int, deadline: float, now: datetime, report: dict
+    svc: MemoryPort, ns: str, after: str, budget: int, deadline: float, now: datetime, report: dict[str, Any]
 ) -> tuple[str | None, int]:
     """Process memories of `ns` with ids after `after`, in id order; returns (last id if stopped early, rows used)."""
     store, s = svc.store, svc.settings
@@ -84,7 +86,7 @@ def _namespace(
     todo, stopped = mems[:budget], None
     if len(mems) > budget:
         stopped = todo[-1].id
-    tiers: dict[str, dict] = {}
+    tiers: dict[str, dict[str, Any]] = {}
     archive: list[str] = []
     for m in todo:
         if should_archive(m, now, s):
@@ -92,9 +94,9 @@ def _namespace(
         elif m.status in (Status.active, Status.superseded) and tier_of(m, now, s) != m.tier:
             tiers[m.id] = {"tier": tier_of(m, now, s)}
     if tiers:
-        svc._run(UpdateOp(namespace=ns, changes=tiers))
+        svc.apply_op(UpdateOp(namespace=ns, changes=tiers))
     if archive:
-        svc._run(ArchiveOp(namespace=ns, ids=archive, at=now))
+        svc.apply_op(ArchiveOp(namespace=ns, ids=archive, at=now))
     report["tiers_changed"] += len(tiers)
     report["archived"] += len(archive)
     if time.monotonic() < deadline:
@@ -103,7 +105,7 @@ def _namespace(
     return stopped, len(todo)
 
 
-def _merge_duplicates(svc: Any, ns: str, mems: list[Memory], now: datetime) -> int:
+def _merge_duplicates(svc: MemoryPort, ns: str, mems: list[Memory], now: datetime) -> int:
     """Near-identical active memories of one kind that state the same values fold into the oldest one."""
     store = svc.store
     threshold = svc.settings.compact_merge_threshold or svc.embedder.calibration.duplicate
@@ -112,7 +114,7 @@ def _merge_duplicates(svc: Any, ns: str, mems: list[Memory], now: datetime) -> i
         return 0
     with_vec = {m.id: (m, v) for m, v in store.get(ns, [m.id for m in cands], with_vectors=True)}
     cands = [with_vec[m.id][0] for m in cands if m.id in with_vec]
-    vectors = np.stack([np.asarray(with_vec[m.id][1], dtype=np.float32) for m in cands])
+    vectors = np.stack([whole(with_vec[m.id][1]) for m in cands])
     near = store.nearest_many(ns, vectors, Where(ns).enum_in("status", [Status.active]), limit=6)
     taken: set[str] = set()
     merged = 0
@@ -121,10 +123,11 @@ def _merge_duplicates(svc: Any, ns: str, mems: list[Memory], now: datetime) -> i
             continue
         group = [m] + [
             o
-            for o, cos, _ in hits
+            for o, cos, v in hits
             if o.id != m.id
             and o.id not in taken
             and cos >= threshold
+            and alike(with_vec[m.id][1], v, threshold)  # split memories: passage by passage too
             and o.kind == m.kind
             and not o.supersedes
             and value_tokens(o.content) == value_tokens(m.content)
@@ -134,12 +137,12 @@ def _merge_duplicates(svc: Any, ns: str, mems: list[Memory], now: datetime) -> i
         keep = min(group, key=lambda g: (g.stored_at, g.id))
         absorb = [g.id for g in group if g.id != keep.id]
         taken |= {g.id for g in group}
-        out = svc._run(MergeOp(namespace=ns, keep=keep.id, absorb=absorb, at=now))
+        out = svc.apply_op(MergeOp(namespace=ns, keep=keep.id, absorb=absorb, at=now))
         merged += (out or {"merged": len(absorb)})["merged"]
     return merged
 
 
-def _summarise_histories(svc: Any, ns: str, mems: list[Memory]) -> int:
+def _summarise_histories(svc: MemoryPort, ns: str, mems: list[Memory]) -> int:
     """'budget changed 3 times, now 12000': one semantic memory per slot whose value was replaced several times.
     The originals stay as history; the summary lists them as its sources, and its own slot means a newer
     summary replaces it instead of piling up."""

@@ -1,6 +1,9 @@
 """Forget: soft (hidden at once, restorable) or purge (gone from every table and every old table version).
 Select by ids, by a filter, or a whole namespace."""
 
+from functools import partial
+from typing import Any
+
 from ..models import Memory, Status
 from ..storage.filters import Where
 from ..storage.lance import COLD, MEMORIES, LanceStore
@@ -10,7 +13,7 @@ from .tiers import FORGOTTEN_FROM
 MERGED_FROM = "_merged_from"  # metadata key: ids that compaction folded into this memory
 
 
-def forget(store: LanceStore, op: ForgetOp) -> dict:
+def forget(store: LanceStore, op: ForgetOp) -> dict[str, Any]:
     ns = op.namespace
     if op.everything:
         return _forget_namespace(store, op)
@@ -26,7 +29,7 @@ def forget(store: LanceStore, op: ForgetOp) -> dict:
     return {"forgotten": 0, "purged": len(purged)}
 
 
-def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict:
+def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict[str, Any]:
     spaces = store.subtree(op.namespace) if op.subtree else [op.namespace]
     out = {"forgotten": 0, "purged": 0, "namespaces": len(spaces)}
     for ns in spaces:
@@ -52,7 +55,7 @@ def _soft(store: LanceStore, ns: str, targets: list[Memory], op: ForgetOp) -> in
     return n
 
 
-def _hide(store: LanceStore, found: list, op: ForgetOp, table: str) -> int:
+def _hide(store: LanceStore, found: list[tuple[Memory, Any]], op: ForgetOp, table: str) -> int:
     # The status before forgetting is kept, so a restore brings back exactly what was there.
     mems = [
         m.model_copy(
@@ -71,10 +74,15 @@ def _hide(store: LanceStore, found: list, op: ForgetOp, table: str) -> int:
 def _select(store: LanceStore, ns: str, op: ForgetOp) -> list[Memory]:
     ids = _resolve(store, ns, op.ids) if op.ids else set()
     out = {m.id: m for table in (MEMORIES, COLD) for m, _ in store.get(ns, ids, table=table)}
-    if op.filter is not None:
+    flt = op.filter
+    if flt is not None:
         for table in (MEMORIES, COLD):
-            out.update({m.id: m for m, _ in store.find(ns, lambda w: _where(w, op.filter), table=table)})
+            out.update({m.id: m for m, _ in store.find(ns, lambda w: _where(w, flt), table=table)})
     return list(out.values())
+
+
+def _derived_from(ids: set[str], w: Where) -> Where:
+    return w.any_key("source_ids", ids)
 
 
 def _where(w: Where, f: ForgetFilter) -> Where:
@@ -110,7 +118,7 @@ def _with_derived(store: LanceStore, ns: str, ids: set[str]) -> set[str]:
         derived = [
             m
             for table in (MEMORIES, COLD)
-            for m, _ in store.find(ns, lambda w, f=frontier: w.any_key("source_ids", f), table=table)
+            for m, _ in store.find(ns, partial(_derived_from, frontier), table=table)
             if m.id not in purged and set(m.source_ids) <= purged | {m.id}
         ]
         frontier = {m.id for m in derived}

@@ -2,6 +2,7 @@
 (archived into its own table, searched only when asked). Archiving moves, it never deletes."""
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from ..config import Settings
 from ..models import Memory, Status
@@ -35,7 +36,7 @@ def should_archive(m: Memory, now: datetime, s: Settings) -> bool:
     )
 
 
-def archive(store: LanceStore, op: ArchiveOp) -> dict:
+def archive(store: LanceStore, op: ArchiveOp) -> dict[str, Any]:
     """Copy to the cold table first, then delete from memories: a crash in between leaves a copy, not a loss."""
     found = store.get(op.namespace, op.ids, with_vectors=True)
     if not found:
@@ -56,7 +57,7 @@ def archive(store: LanceStore, op: ArchiveOp) -> dict:
     return {"archived": len(cold)}
 
 
-def restore(store: LanceStore, op: RestoreOp) -> dict:
+def restore(store: LanceStore, op: RestoreOp) -> dict[str, Any]:
     """Archived memories come back from the cold table; soft-forgotten ones become what they were."""
     ns = op.namespace
     back = store.get(ns, op.ids, with_vectors=True, table=COLD)

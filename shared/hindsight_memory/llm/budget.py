@@ -1,6 +1,7 @@
 """Per-run LLM budgets and usage accounting. A spent budget raises BudgetExceeded before the call is made."""
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import BudgetExceeded
 
@@ -17,7 +18,7 @@ class Usage:
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "calls": self.calls,
             "prompt_tokens": self.prompt_tokens,

@@ -84,7 +84,7 @@ class LLMClient:
             except (ValueError, ValidationError) as second:
                 raise LLMError(f"LLM output invalid after one repair: {str(second)[:300]}") from second
 
-    def _complete(self, messages: list[dict], budget: Budget) -> str:
+    def _complete(self, messages: list[dict[str, Any]], budget: Budget) -> str:
         budget.check()
         lit = _litellm()
         for attempt in range(self.rate_limit_retries + 1):

@@ -9,10 +9,13 @@ from typing import Any
 
 import numpy as np
 
+from ..embed.passages import whole
 from ..errors import BudgetExceeded
 from ..llm import Budget, LLMError
 from ..models import Kind, Memory, MemoryCreate, Source, Status, StoreRequest, utcnow
+from ..ports import MemoryPort
 from ..writer.messages import AdjustOp, idempotency_key, memory_id
+from .reflect import Reflector
 from .scoring import merge_cosine, nearest_lessons
 
 MIN_CLUSTER = 3
@@ -21,11 +24,11 @@ STALE_DAYS, DECAY_STEP, DECAY_EVERY_DAYS = 90, 0.1, 30
 HEURISTIC_CAP = 0.4  # patterns found without an LLM stay low-confidence candidates
 
 
-def induce(reflector: Any, namespace: str, now: datetime | None = None) -> dict:
+def induce(reflector: Reflector, namespace: str, now: datetime | None = None) -> dict[str, Any]:
     """Cluster un-induced episodes, write one lesson per cluster, decay stale lessons; record the run."""
-    svc, now = reflector.svc, now or utcnow()
+    svc, now = reflector.service, now or utcnow()
     episodes = [
-        (m, np.asarray(v, dtype=np.float32))
+        (m, whole(v))  # an episode long enough to be split is clustered by its mean
         for m, v in svc.store.find(
             namespace,
             lambda w: (
@@ -38,7 +41,7 @@ def induce(reflector: Any, namespace: str, now: datetime | None = None) -> dict:
         if m.source == Source.reflection and "episode" in m.metadata and not m.metadata.get("induced_into")
     ]
     clusters = [c for c in _cluster(episodes, svc.embedder.calibration.related) if len(c) >= MIN_CLUSTER]
-    budget = Budget(reflector.s.max_llm_calls_per_run, reflector.s.max_tokens_per_run)
+    budget = Budget(reflector.settings.max_llm_calls_per_run, reflector.settings.max_tokens_per_run)
     written, deferred, ops = [], 0, []
     for cluster in clusters:
         try:
@@ -70,9 +73,7 @@ def induce(reflector: Any, namespace: str, now: datetime | None = None) -> dict:
     if items:
         svc.store_memories(StoreRequest(namespace=namespace, items=items, wait=True))
     for op in ops:
-        fut = svc.queue.submit(op)
-        if fut is not None:
-            fut.result(timeout=120)
+        svc.apply_op(op)
     detail = {
         "clusters": len(clusters),
         "lessons": [
@@ -118,7 +119,7 @@ def _cluster(episodes: list[tuple[Memory, np.ndarray]], min_cos: float) -> list[
 
 
 def _lesson(
-    reflector: Any, ns: str, members: list[Memory], budget: Budget
+    reflector: Reflector, ns: str, members: list[Memory], budget: Budget
 ) -> tuple[MemoryCreate, list[Memory], Memory | None]:
     outcomes = Counter(m.metadata["episode"].get("outcome", "unknown") for m in members)
     consistency = outcomes.most_common(1)[0][1] / len(members)
@@ -151,9 +152,9 @@ def _lesson(
     )
     if not reflector.llm:
         confidence = min(HEURISTIC_CAP, confidence * 0.5)
-    vec = reflector.svc.embedder.embed_passages([text])
-    hits = nearest_lessons(reflector.svc.store, ns, vec)[0]
-    match = hits[0][0] if hits and hits[0][1] >= merge_cosine(reflector.svc.embedder) else None
+    vec = reflector.service.embedder.embed_passages([text])
+    hits = nearest_lessons(reflector.service.store, ns, vec)[0]
+    match = hits[0][0] if hits and hits[0][1] >= merge_cosine(reflector.service.embedder) else None
     ids = sorted(m.id for m in members)
     meta = {
         "induction": {
@@ -182,7 +183,7 @@ def _lesson(
     return item, members, match
 
 
-def _pattern(members: list[Memory], outcomes: Counter, chinese: bool) -> str:
+def _pattern(members: list[Memory], outcomes: Counter[str], chinese: bool) -> str:
     """A heuristic summary: the most typical episode's intent, the tools and the outcomes seen."""
     intents = [m.metadata["episode"].get("intent", "") for m in members]
     tools = [
@@ -205,7 +206,7 @@ def _pattern(members: list[Memory], outcomes: Counter, chinese: bool) -> str:
     )
 
 
-def _decay(svc: Any, ns: str, now: datetime) -> list[AdjustOp]:
+def _decay(svc: MemoryPort, ns: str, now: datetime) -> list[AdjustOp]:
     """Lessons not confirmed for STALE_DAYS lose a step of confidence, at most once every DECAY_EVERY_DAYS."""
     stale = now - timedelta(days=STALE_DAYS)
     rows = svc.store.find(

@@ -55,7 +55,8 @@ class Prompts:
         )
         try:
             with filesystem.open_input_stream(path.removeprefix("s3://")) as f:
-                return f.read().decode("utf-8")
+                text: str = f.read().decode("utf-8")
+                return text
         except (
             FileNotFoundError,
             OSError,

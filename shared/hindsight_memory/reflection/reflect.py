@@ -8,12 +8,14 @@ from typing import Any
 
 from ..errors import BudgetExceeded, InvalidInput
 from ..llm import Budget, LLMClient, LLMError, Usage
-from ..models import Kind, MemoryCreate, Source, Status, StoreRequest, utcnow
+from ..models import Kind, Memory, MemoryCreate, Source, Status, StoreRequest, utcnow
 from ..namespaces import validate_namespace
+from ..ports import MemoryPort
 from ..storage.filters import Where
 from ..text import content_hash
-from ..writer.messages import AdjustOp, ClearWorkingOp, idempotency_key, memory_id
+from ..writer.messages import AdjustOp, ClearWorkingOp, WriteOp, idempotency_key, memory_id
 from . import anomaly as anomalies_
+from .anomaly import Anomaly
 from .episode import EpisodeDraft, ReflectionDraft, episode_text, heuristic_episode
 from .prompts import Prompts
 from .runs import RunLog
@@ -33,9 +35,9 @@ MAX_SOURCE_EVENTS = 200
 
 
 class Reflector:
-    def __init__(self, service: Any, llm: LLMClient | None, prompts: Prompts, runs: RunLog) -> None:
-        self.svc = service
-        self.s = service.settings
+    def __init__(self, service: MemoryPort, llm: LLMClient | None, prompts: Prompts, runs: RunLog) -> None:
+        self.service = service
+        self.settings = service.settings
         self.llm = llm
         self.prompts = prompts
         self.runs = runs
@@ -48,10 +50,10 @@ class Reflector:
         self,
         namespace: str,
         session_id: str | None = None,
-        trajectory: list[dict] | None = None,
+        trajectory: list[dict[str, Any]] | None = None,
         trigger: str = "task_end",
         resolves: str | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Reflect on a session (or an inline trajectory, recorded first). Returns what was decided and why.
 
         Raises:
@@ -62,10 +64,10 @@ class Reflector:
             raise InvalidInput(f"trigger must be one of {', '.join(TRIGGERS)}")
         if trajectory:
             session_id = session_id or f"reflect-{uuid.uuid4().hex[:16]}"
-            store_inline(self.svc, namespace, session_id, trajectory)
+            store_inline(self.service, namespace, session_id, trajectory)
         if not session_id:
             raise InvalidInput("give a session_id or an inline trajectory")
-        traj = load(self.svc.store, namespace, session_id)
+        traj = load(self.service.store, namespace, session_id)
         found = anomalies_.detect(traj)
         base = {
             "namespace": namespace,
@@ -88,7 +90,7 @@ class Reflector:
                 resolves=resolves,
             )
             return {**base, "status": "skipped", "reason": reason, "run_id": run, "usage": Usage().as_dict()}
-        budget = Budget(self.s.max_llm_calls_per_run, self.s.max_tokens_per_run)
+        budget = Budget(self.settings.max_llm_calls_per_run, self.settings.max_tokens_per_run)
         try:
             draft, refs = (
                 self._draft(traj, found, budget)
@@ -131,11 +133,13 @@ class Reflector:
         return {**base, **result, "status": "done", "run_id": run, "usage": budget.usage.as_dict()}
 
     # ------------------------------------------------------------------ LLM
-    def _draft(self, traj: Trajectory, found: list, budget: Budget) -> tuple[ReflectionDraft, dict[str, str]]:
+    def _draft(
+        self, traj: Trajectory, found: list[Anomaly], budget: Budget
+    ) -> tuple[ReflectionDraft, dict[str, str]]:
         """The LLM's episode and lessons, and the refs (K1..) of the existing lessons it was shown."""
         ns = traj.namespace
         used = self.runs.tokens_today(ns)
-        budget.tokens_left_today = max(0, self.s.max_tokens_per_namespace_day - used)
+        budget.tokens_left_today = max(0, self.settings.max_tokens_per_namespace_day - used)
         budget.check()  # a spent daily budget defers before any work
         related = self._related(traj)
         refs = {f"K{i}": m.id for i, m in enumerate(related, 1)}
@@ -155,30 +159,35 @@ class Reflector:
             self.prompts.get(ns, "reflect_system"), user, ReflectionDraft, budget
         ), refs
 
-    def _related(self, traj: Trajectory) -> list:
+    def _related(self, traj: Trajectory) -> list[Memory]:
         text = " ".join(t.content for t in traj.turns if t.source == "user")[:2000] or traj.turns[0].content
-        qvec = self.svc.embedder.embed_query(text)
+        qvec = self.service.embedder.embed_query(text)
         where = Where(traj.namespace).enum_in("status", [Status.active]).enum_in("kind", [Kind.semantic])
-        return [m for m, _, _ in self.svc.store.vector_search(traj.namespace, qvec, where, 5)]
+        return [m for m, _, _ in self.service.store.vector_search(traj.namespace, qvec, where, 5)]
 
     # ------------------------------------------------------------------ writing
     def _write(
-        self, traj: Trajectory, found: list, draft: ReflectionDraft, refs: dict[str, str], trigger: str
-    ) -> dict:
+        self,
+        traj: Trajectory,
+        found: list[Anomaly],
+        draft: ReflectionDraft,
+        refs: dict[str, str],
+        trigger: str,
+    ) -> dict[str, Any]:
         ns, ep = traj.namespace, draft.episode
         weight = anomalies_.weight(found)
         episode = self._episode_item(traj, found, ep, trigger, weight)
         episode_id = memory_id(idempotency_key(ns, episode))
         sources = [episode_id, *traj.event_ids[:MAX_SOURCE_EVENTS]]
         verdicts = judge(
-            self.svc.store,
-            self.svc.embedder,
+            self.service.store,
+            self.service.embedder,
             ns,
             [d.text for d in draft.lessons],
             [d.reusability for d in draft.lessons],
             [d.causal_relevance for d in draft.lessons],
             weight,
-            self.s.lesson_threshold,
+            self.settings.lesson_threshold,
         )
         items, adjust, decisions = [episode], [], []
         for d, v in zip(draft.lessons, verdicts, strict=True):
@@ -216,11 +225,10 @@ class Reflector:
                     entry["contradicts"] = contested
                 items.append(item)
             decisions.append(entry)
-        stored = self.svc.store_memories(StoreRequest(namespace=ns, items=items, wait=True))
-        for op in [*adjust, ClearWorkingOp(namespace=ns, session_id=traj.session_id)]:
-            fut = self.svc.queue.submit(op)
-            if fut is not None:
-                fut.result(timeout=120)
+        stored = self.service.store_memories(StoreRequest(namespace=ns, items=items, wait=True))
+        ops: list[WriteOp] = [*adjust, ClearWorkingOp(namespace=ns, session_id=traj.session_id)]
+        for op in ops:
+            self.service.apply_op(op)
         return {
             "episode_id": stored.duplicates_of.get(episode_id, episode_id),
             "episode": ep.model_dump(),
@@ -229,7 +237,7 @@ class Reflector:
         }
 
     def _episode_item(
-        self, traj: Trajectory, found: list, ep: EpisodeDraft, trigger: str, weight: float
+        self, traj: Trajectory, found: list[Anomaly], ep: EpisodeDraft, trigger: str, weight: float
     ) -> MemoryCreate:
         tags = (
             ["episode", f"outcome:{ep.outcome}"]
@@ -274,8 +282,8 @@ class Reflector:
             idempotency_key=f"reflection-lesson|{traj.session_id}|{traj.digest()}|{content_hash(v.text)}",
         )
 
-    def _provenance(self, trigger: str, found: list) -> dict:
-        out: dict = {"mode": self.mode, "trigger": trigger, "at": utcnow().isoformat()}
+    def _provenance(self, trigger: str, found: list[Anomaly]) -> dict[str, Any]:
+        out: dict[str, Any] = {"mode": self.mode, "trigger": trigger, "at": utcnow().isoformat()}
         if self.llm:
             out["model"] = self.llm.model
         if found:
@@ -283,6 +291,4 @@ class Reflector:
         return out
 
     def _count(self, u: Usage) -> None:
-        counters = getattr(self.svc, "counters", None)
-        if counters is not None and hasattr(counters, "llm_calls"):
-            counters.add(reflections=1, llm_calls=u.calls, llm_tokens=u.tokens)
+        self.service.counters.add(reflections=1, llm_calls=u.calls, llm_tokens=u.tokens)

@@ -4,6 +4,7 @@ and deferred work waiting for budget. Appended by the reflect function; read for
 import json
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ..llm import Usage
 from ..models import utcnow
@@ -29,7 +30,7 @@ class RunLog:
         session_id: str | None = None,
         reason: str = "",
         resolves: str | None = None,
-        detail: dict | None = None,
+        detail: dict[str, Any] | None = None,
         at: datetime | None = None,
     ) -> str:
         u = usage or Usage()
@@ -60,7 +61,7 @@ class RunLog:
         rows = self.store.runs(namespace, since=day_start(now or utcnow()))
         return sum(int(r["prompt_tokens"] or 0) + int(r["completion_tokens"] or 0) for r in rows)
 
-    def deferred(self, namespace: str, lookback_days: int = 30) -> list[dict]:
+    def deferred(self, namespace: str, lookback_days: int = 30) -> list[dict[str, Any]]:
         """Deferred runs not completed since (oldest first); a session deferred twice counts once."""
         rows = self.store.runs(namespace, since=utcnow() - timedelta(days=lookback_days))
         resolved = {r["resolves"] for r in rows if r["resolves"]}
@@ -86,12 +87,12 @@ class RunLog:
         ]
         return rows[-1]["at"] if rows else None
 
-    def summary(self, namespace: str, days: int = 30) -> dict:
+    def summary(self, namespace: str, days: int = 30) -> dict[str, Any]:
         """Usage and cost for stats: today and over the last `days`."""
         rows = self.store.runs(namespace, since=utcnow() - timedelta(days=days))
         today = day_start(utcnow())
 
-        def total(rs: list[dict]) -> dict:
+        def total(rs: list[dict[str, Any]]) -> dict[str, Any]:
             return {
                 "runs": len(rs),
                 "llm_calls": sum(r["calls"] or 0 for r in rs),

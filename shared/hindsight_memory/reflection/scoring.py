@@ -23,7 +23,7 @@ class Verdict:
     reason: str
     match: Memory | None = None  # the near-identical lesson (merge) or the closest one
     vector: Any = None
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 def merge_cosine(embedder: Embedder) -> float:

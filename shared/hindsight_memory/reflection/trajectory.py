@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidInput
 from ..models import Kind, MemoryCreate, Source, StoreRequest, utcnow
+from ..ports import MemoryPort
 from ..storage.lance import LanceStore
 from ..text import has_cjk, key
 
@@ -71,9 +72,9 @@ class InlineTurn(BaseModel):
 def load(store: LanceStore, namespace: str, session_id: str) -> Trajectory:
     """The session's turns from the event log (working memory keeps only the last few), oldest first."""
     rows = store.find_events(namespace, lambda w: w.keys_in("session_key", [key(session_id)]))
-    rows = [
-        r for r in rows if r.get("source") != Source.reflection.value and r.get("kind") != Kind.semantic.value
-    ]
+    # Reflection's own output and people's corrections of memories are not steps of the task.
+    skip = (Source.reflection.value, Source.user_correction.value)
+    rows = [r for r in rows if r.get("source") not in skip and r.get("kind") != Kind.semantic.value]
     rows.sort(key=lambda r: (r["occurred_at"], r["stored_at"], r["id"]))
     turns = [
         Turn(
@@ -89,7 +90,7 @@ def load(store: LanceStore, namespace: str, session_id: str) -> Trajectory:
     return Trajectory(namespace, session_id, turns)
 
 
-def store_inline(service: Any, namespace: str, session_id: str, steps: list[dict]) -> None:
+def store_inline(service: MemoryPort, namespace: str, session_id: str, steps: list[dict[str, Any]]) -> None:
     """Record an inline trajectory as working memory first, so lessons can point at real events.
 
     Raises:
@@ -139,7 +140,7 @@ def render(traj: Trajectory, max_chars: int = 12_000) -> str:
     return f"{text[:half]}\n… [middle of the trajectory omitted] …\n{text[-half:]}"
 
 
-def _json(raw: Any) -> dict:
+def _json(raw: Any) -> dict[str, Any]:
     if isinstance(raw, dict):
         return raw
     try:

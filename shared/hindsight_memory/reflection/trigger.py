@@ -1,19 +1,38 @@
 """Entry point for the reflect function: task-end and anomaly triggers reflect one session; the periodic trigger
 retries deferred work and runs induction for every namespace with recent activity."""
 
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from ..errors import InvalidInput
-from ..models import utcnow
+from ..models import Kind, Source, Status, utcnow
 from ..namespaces import validate_namespace
+from ..ports import MemoryPort
+from .reflect import Reflector
 
 ACTIVE_LOOKBACK_DAYS = (
     7  # a namespace with events or reflection runs this recent is visited by the periodic run
 )
 
 
-def run_trigger(service: Any, event: dict) -> dict:
+class ReflectingService(MemoryPort, Protocol):
+    """The service as the reflect function drives it (MemoryService provides this)."""
+
+    @property
+    def reflector(self) -> Reflector: ...
+
+    def reflect(
+        self,
+        namespace: str,
+        session_id: str | None = None,
+        trajectory: list[dict[str, Any]] | None = None,
+        trigger: str = "task_end",
+    ) -> dict[str, Any]: ...
+
+    def induce(self, namespace: str) -> dict[str, Any]: ...
+
+
+def run_trigger(service: ReflectingService, event: dict[str, Any]) -> dict[str, Any]:
     """{"trigger": "task_end"|"anomaly", "namespace", "session_id" | "trajectory"} or {"trigger": "periodic" |
     "induction", "namespaces"?: [...]}.
 
@@ -43,10 +62,10 @@ def run_trigger(service: Any, event: dict) -> dict:
     raise InvalidInput("trigger must be task_end, anomaly, periodic or induction")
 
 
-def periodic(service: Any, namespace: str, trigger: str = "periodic") -> dict:
+def periodic(service: ReflectingService, namespace: str, trigger: str = "periodic") -> dict[str, Any]:
     """Retry deferred reflections (oldest first), then induce if new episodes arrived since the last induction."""
     reflector = service.reflector
-    out: dict = {"retried": []}
+    out: dict[str, Any] = {"retried": []}
     if trigger == "periodic":
         for row in reflector.runs.deferred(namespace):
             if not row["session_id"]:
@@ -63,9 +82,7 @@ def periodic(service: Any, namespace: str, trigger: str = "periodic") -> dict:
     return out
 
 
-def _new_episodes(service: Any, namespace: str, since: Any) -> bool:
-    from ..models import Kind, Source, Status
-
+def _new_episodes(service: MemoryPort, namespace: str, since: datetime) -> bool:
     rows = service.store.find(
         namespace,
         lambda w: (

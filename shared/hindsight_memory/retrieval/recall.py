@@ -4,11 +4,13 @@ the answer with noise."""
 
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder
+from ..embed.passages import whole
 from ..models import MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
@@ -29,7 +31,7 @@ class Retriever:
     ):
         self.store = store
         self.embedder = embedder
-        self.s = settings
+        self.settings = settings
         self.reranker = reranker
         self.scorer = Scorer(embedder, settings)
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall")
@@ -60,22 +62,22 @@ class Retriever:
         memories = [_public(c) for c in top]
         explain = None
         if q.explain:
+            below = [c for c in cands if c.factors["relevance"] < floor]
+            kept = {id(c) for c in top}
+            unpicked = [c for c in cands if id(c) not in kept and c.factors["relevance"] >= floor]
             explain = {
                 **info,
                 "min_relevance": floor,
-                "results": [
-                    {
-                        "id": c.memory.id,
-                        "score": round(c.score, 4),
-                        "ranks": c.ranks,
-                        "raw": {k: round(v, 4) for k, v in c.raw.items()},
-                        "factors": {k: round(v, 4) for k, v in c.factors.items()},
-                        "why": _why(c),
-                    }
-                    for c in top
-                ],
-                "dropped_below_min_relevance": [c.memory.id for c in cands if c.factors["relevance"] < floor][
-                    :20
+                "results": [_trace(c) for c in top],
+                "dropped_below_min_relevance": [c.memory.id for c in below][:20],
+                # The same trace for candidates that did not make it, with the reason (for the inspector).
+                "dropped": [
+                    {**_trace(c), "content": c.memory.content[:300], "dropped": reason}
+                    for reason, group in (
+                        (f"relevance below {floor:.2f}", below[:20]),
+                        (f"ranked below top_k={q.top_k}", unpicked[:20]),
+                    )
+                    for c in group
                 ],
             }
         return RecallResult(memories=memories, missing=not memories, explain=explain), [
@@ -83,7 +85,7 @@ class Retriever:
         ]
 
     def _min_rel(self, q: RecallQuery) -> float:
-        return self.s.min_relevance if q.min_score is None else q.min_score
+        return self.settings.min_relevance if q.min_score is None else q.min_score
 
     # ------------------------------------------------------------------ channels
     def _where(self, q: RecallQuery, window: TimeWindow | None, w: Where | None = None) -> Where:
@@ -103,10 +105,10 @@ class Retriever:
         )
 
     def _search(
-        self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future
-    ) -> tuple[list[Candidate], dict]:
+        self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future[np.ndarray]
+    ) -> tuple[list[Candidate], dict[str, Any]]:
         where = self._where(q, window)
-        n = max(self.s.candidate_pool, q.top_k * 4)
+        n = max(self.settings.candidate_pool, q.top_k * 4)
         fts_future = (
             self._pool.submit(self.store.fts_search, q.namespace, fts_text(q.query), where, n)
             if "fts" in q.channels
@@ -183,7 +185,7 @@ class Retriever:
         """A turn's meaning often lives next to it: the answer follows the question that names the topic
         ("What's your dog called?" / "Biscuit."). Fetch the turns adjacent to the best candidates, then let
         adjacent turns lend each other score."""
-        w = self.s.neighbour_weight
+        w = self.settings.neighbour_weight
         if not w or q.session_id:
             return
         best = sorted(cands.values(), key=lambda c: c.score, reverse=True)[:NEIGHBOUR_SEEDS]
@@ -192,7 +194,7 @@ class Retriever:
         seeds = [c.memory for c in best if c.memory.session_id and invites_reply(c.memory.content)]
         if seeds:
             have = {(c.memory.session_id, c.memory.seq) for c in cands.values()}
-            ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds}
+            ranges = {(key(m.session_id), m.seq + 1, m.seq + 1) for m in seeds if m.session_id}
             for m, vec in self.store.neighbours(
                 q.namespace,
                 lambda w_: self._where(q, window, w_).session_ranges(ranges),
@@ -229,19 +231,22 @@ class Retriever:
         c = self.embedder.calibration
         same = c.related + 0.5 * (c.duplicate - c.related)
         head = ordered[:SAME_TOPIC_WINDOW]
-        vecs = [np.asarray(x.vector, dtype=np.float32) if x.vector is not None else None for x in head]
+        vecs = [whole(x.vector) if x.vector is not None else None for x in head]
         for i, a in enumerate(head):
             for j in range(i + 1, len(head)):
                 b = head[j]
-                if vecs[i] is None or vecs[j] is None or b.memory.occurred_at <= a.memory.occurred_at:
+                va, vb = vecs[i], vecs[j]
+                if va is None or vb is None or b.memory.occurred_at <= a.memory.occurred_at:
                     continue
-                if float(np.dot(vecs[i], vecs[j])) >= same:
+                if float(np.dot(va, vb)) >= same:
                     a.factors["newer_alike"] = 1.0
                     a.score *= OLDER_ALIKE_PRIOR
                     break
         return sorted(ordered, key=lambda x: x.score, reverse=True)
 
     def _rerank(self, query: str, ordered: list[Candidate]) -> None:
+        if self.reranker is None:
+            return
         head = ordered[:20]
         scores = self.reranker.scores(query, [c.memory.content for c in head])
         for c, s in zip(head, scores, strict=True):
@@ -273,6 +278,19 @@ def _dedup(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+def _trace(c: Candidate) -> dict[str, Any]:
+    """How one candidate was scored: each channel's rank and raw score, the factors, and a one-line reason."""
+    return {
+        "id": c.memory.id,
+        "score": round(c.score, 4),
+        "ranks": c.ranks,
+        "raw": {k: round(v, 4) for k, v in c.raw.items()},
+        "factors": {k: round(v, 4) for k, v in c.factors.items()},
+        "why": _why(c),
+        **_passage(c),
+    }
+
+
 def _why(c: Candidate) -> str:
     parts = [f"{ch} rank {r}" for ch, r in sorted(c.ranks.items())]
     if "neighbour" in c.factors:
@@ -281,6 +299,22 @@ def _why(c: Candidate) -> str:
         parts.append(f"time decay {c.factors['decay']:.2f}")
     parts.append(f"relevance {c.factors['relevance']:.2f}")
     return "; ".join(parts)
+
+
+def _passage(c: Candidate) -> dict[str, Any]:
+    """For a memory split into passages: which one matched the query best, where it is, and its text."""
+    spans = c.memory.passages
+    if not spans or c.passage >= len(spans):
+        return {}
+    span = spans[c.passage]
+    return {
+        "passage": {
+            "index": c.passage,
+            "of": len(spans),
+            "chars": list(span),
+            "text": c.memory.content[span[0] : span[1]],
+        }
+    }
 
 
 def _public(c: Candidate) -> MemoryPublic:

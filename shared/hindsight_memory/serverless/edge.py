@@ -1,23 +1,21 @@
 """Errors translated at the Lambda edge: a direct invocation gets a JSON error body, never a traceback."""
 
 import logging
+from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import HindsightError
+from ..errors import HindsightError, error_body
 
 log = logging.getLogger(__name__)
 
 
-def error_body(exc: Exception) -> dict:
-    """The response for a failed direct invocation (same codes as the REST and MCP edges)."""
+def invocation_error(exc: Exception) -> dict[str, Any]:
+    """The response for a failed direct invocation: the edges' error body and status (same codes as REST and MCP)."""
     if isinstance(exc, HindsightError):
-        return {"error": {"code": exc.code, "message": str(exc)}, "status": exc.status}
+        return {**error_body(exc.code, str(exc)), "status": exc.status}
     if isinstance(exc, ValidationError):
         fields = sorted({".".join(str(p) for p in e["loc"]) for e in exc.errors()})
-        return {
-            "error": {"code": "invalid_input", "message": f"invalid fields: {', '.join(fields)}"},
-            "status": 400,
-        }
+        return {**error_body("invalid_input", f"invalid fields: {', '.join(fields)}"), "status": 400}
     log.exception("unexpected error")
-    return {"error": {"code": "internal_error", "message": "internal error"}, "status": 500}
+    return {**error_body("internal_error", "internal error"), "status": 500}

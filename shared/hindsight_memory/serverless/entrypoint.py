@@ -52,15 +52,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from .runner import SCHEDULES, LocalContext, LocalRunner, QueueSource, load_handler
 
-    handler = load_handler(function)  # type: ignore[arg-type]
+    assert function is not None  # every role but the gateway names its function (see plan)
+    handler = load_handler(function)
     if role == "run":
-        print(handler(dict(SCHEDULES[function]), LocalContext(function)), flush=True)  # type: ignore[index]
+        print(handler(dict(SCHEDULES[function]), LocalContext(function)), flush=True)
         return 0
     import boto3
 
-    url = os.environ[f"HINDSIGHT_{function.upper()}_QUEUE_URL"]  # type: ignore[union-attr]
+    url = os.environ[f"HINDSIGHT_{function.upper()}_QUEUE_URL"]
     # One consumer per queue: run a single replica of the store worker (it is the tenant's only writer).
-    runner = LocalRunner(boto3.client("sqs"), [QueueSource(function, url, handler)], wait_s=20)  # type: ignore[arg-type]
+    runner = LocalRunner(boto3.client("sqs"), [QueueSource(function, url, handler)], wait_s=20)
     signal.signal(signal.SIGTERM, lambda *_: runner.stop(timeout_s=0))
     runner.start()
     for t in runner._threads:

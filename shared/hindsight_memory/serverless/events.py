@@ -35,7 +35,7 @@ class BatchResponse(BaseModel):
 
     failed: list[str] = Field(default_factory=list)
 
-    def to_lambda(self) -> dict:
+    def to_lambda(self) -> dict[str, Any]:
         return {"batchItemFailures": [{"itemIdentifier": m} for m in self.failed]}
 
 
@@ -54,7 +54,7 @@ def parse_sqs(event: Any) -> SqsEvent:
         raise InvalidInput(f"not an SQS batch event: {exc.error_count()} errors") from exc
 
 
-def schedule_payload(event: Any) -> dict:
+def schedule_payload(event: Any) -> dict[str, Any]:
     """The payload of a scheduled invocation: Scheduler passes its input as the event itself; an EventBridge
     rule without an input transformer wraps it as `detail` of a "Scheduled Event" envelope.
 

@@ -14,14 +14,15 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[dict, Any], Any]
+Handler = Callable[[dict[str, Any], Any], Any]
 
-SCHEDULES: dict[str, dict] = {"reflect": {"trigger": "periodic"}, "compact": {"task": "compact"}}
+SCHEDULES: dict[str, dict[str, Any]] = {"reflect": {"trigger": "periodic"}, "compact": {"task": "compact"}}
 
 
 def load_handler(function: str) -> Handler:
     """The `handler` of functions/<function>/handler.py (building its service reads the environment now)."""
-    return importlib.import_module(f"functions.{function}.handler").handler
+    handler: Handler = importlib.import_module(f"functions.{function}.handler").handler
+    return handler
 
 
 @dataclass
@@ -129,7 +130,7 @@ class LocalRunner:
         for t in self._threads:
             t.join(timeout=timeout_s)
 
-    def _spawn(self, name: str, target: Callable, *args: Any) -> None:
+    def _spawn(self, name: str, target: Callable[..., None], *args: Any) -> None:
         t = threading.Thread(target=target, args=args, name=name, daemon=True)
         t.start()
         self._threads.append(t)
@@ -151,9 +152,9 @@ class LocalRunner:
                     log.exception("scheduled run failed", extra={"function": function})
 
     # ---------------------------------------------------------------- SQS shapes
-    def _receive(self, source: QueueSource, wait_s: int) -> list[dict]:
+    def _receive(self, source: QueueSource, wait_s: int) -> list[dict[str, Any]]:
         """Up to batch_size messages, collected for at most window_s (Lambda's MaximumBatchingWindow)."""
-        out: list[dict] = []
+        out: list[dict[str, Any]] = []
         deadline = time.monotonic() + source.window_s
         wait = wait_s
         while len(out) < source.batch_size:
@@ -177,7 +178,7 @@ class LocalRunner:
             self._arns[url] = attrs["Attributes"]["QueueArn"]
         return self._arns[url]
 
-    def _record(self, source: QueueSource, m: dict) -> dict:
+    def _record(self, source: QueueSource, m: dict[str, Any]) -> dict[str, Any]:
         return {
             "messageId": m["MessageId"],
             "receiptHandle": m["ReceiptHandle"],

@@ -25,20 +25,13 @@ class StoreConsumer:
     @classmethod
     def from_settings(cls, settings: Settings) -> "StoreConsumer":
         """Build only what writing needs (storage + embedder): no retriever, no LLM, no web stack."""
-        from ..embed import make_embedder
-        from ..service import build_store
+        from ..embed import embedder_for
+        from ..service import build_store, build_writer
 
-        embedder = make_embedder(settings.embedder, settings.embed_threads)
-        writer = Writer(
-            build_store(settings, embedder),
-            embedder,
-            dedup_threshold=settings.dedup_threshold,
-            working_turns=settings.working_memory_turns,
-            embed_batch_size=settings.embed_batch_size,
-        )
-        return cls(writer)
+        embedder = embedder_for(settings)
+        return cls(build_writer(settings, build_store(settings, embedder), embedder))
 
-    def handle(self, event: Any) -> dict:
+    def handle(self, event: Any) -> dict[str, Any]:
         """Lambda entry: an SQS batch in, a partial batch response out.
 
         Raises:

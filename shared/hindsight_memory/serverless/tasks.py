@@ -12,38 +12,31 @@ from pydantic import ValidationError
 
 from ..errors import HindsightError, InvalidInput
 from ..models import RecallQuery
-from .edge import error_body
+from .edge import invocation_error
 from .events import BatchResponse, CompactTask, is_sqs_event, parse_sqs, schedule_payload
 
 log = logging.getLogger(__name__)
 
-Trigger = Callable[[Any, dict], dict]
+Trigger = Callable[[Any, dict[str, Any]], dict[str, Any]]
 
 
-def recall(service: Any, event: Any) -> dict:
+def recall(service: Any, event: Any) -> dict[str, Any]:
     """Direct invocation: a RecallQuery as JSON in, a RecallResult (or an error body) out."""
     try:
-        return service.recall(RecallQuery.model_validate(event)).model_dump(mode="json")
+        result: dict[str, Any] = service.recall(RecallQuery.model_validate(event)).model_dump(mode="json")
+        return result
     except (HindsightError, ValidationError) as exc:
-        return error_body(exc)
+        return invocation_error(exc)
 
 
 def reflection_trigger() -> Trigger:
-    """`reflection.run_trigger`, imported on first use.
+    """`reflection.run_trigger`, imported on first use (only the reflect function needs it)."""
+    from ..reflection import run_trigger
 
-    Raises:
-        HindsightError: reflection is not part of this build.
-    """
-    try:
-        from ..reflection import run_trigger
-    except ImportError as exc:
-        raise HindsightError(
-            "reflection is not available in this build (hindsight_memory.reflection)"
-        ) from exc
     return run_trigger
 
 
-def reflect(service: Any, event: Any, run_trigger: Trigger | None = None) -> dict:
+def reflect(service: Any, event: Any, run_trigger: Trigger | None = None) -> dict[str, Any]:
     """Reflect-queue batch (task-end, anomaly) or a scheduled trigger ({"trigger": "periodic" | "induction"})."""
     run = run_trigger or reflection_trigger()
     if not is_sqs_event(event):
@@ -64,20 +57,17 @@ def reflect(service: Any, event: Any, run_trigger: Trigger | None = None) -> dic
     return BatchResponse(failed=failed).to_lambda()
 
 
-def compact(service: Any, event: Any) -> dict:
+def compact(service: Any, event: Any) -> dict[str, Any]:
     """Scheduled compaction ({"task": "compact"}), for every namespace or the listed ones.
 
     Raises:
         InvalidInput: the payload is not a compaction task.
-        HindsightError: compaction is not part of this build.
     """
     try:
         task = CompactTask.model_validate(schedule_payload(event))
     except ValidationError as exc:
         raise InvalidInput('expected {"task": "compact"}') from exc
-    run = getattr(service, "compact", None)
-    if run is None:
-        raise HindsightError("compaction is not available in this build (MemoryService.compact)")
+    run = service.compact
     if task.namespaces is None:
         return {"task": "compact", "result": _jsonable(run(None))}  # None: every namespace of the tenant
     return {"task": "compact", "result": {ns: _jsonable(run(ns)) for ns in task.namespaces}}

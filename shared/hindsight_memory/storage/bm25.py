@@ -54,7 +54,8 @@ class Postings:
 
     def _weigh(self, rows: np.ndarray, tfs: np.ndarray) -> np.ndarray:
         norm = K1 * (1 - B + B * self.lengths[rows] / self.avgdl)
-        return (tfs * (K1 + 1) / (tfs + norm)).astype(np.float32)
+        weights: np.ndarray = (tfs * (K1 + 1) / (tfs + norm)).astype(np.float32)
+        return weights
 
     def search(
         self, tokens: Sequence[str], n: int, alive: np.ndarray, allowed: np.ndarray, dead: int = 0

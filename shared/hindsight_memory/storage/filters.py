@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from ..errors import InvalidInput
 from ..models import as_utc
@@ -46,7 +47,7 @@ class Where:
             self._clauses = [f"(namespace = '{ns}' OR starts_with(namespace, '{ns}/'))"]
         else:
             self._clauses = [f"namespace = '{ns}'"]
-        self.parts: list[tuple] = [("subtree" if subtree else "namespace", ns)]
+        self.parts: list[tuple[Any, ...]] = [("subtree" if subtree else "namespace", ns)]
 
     @classmethod
     def all_namespaces(cls) -> "Where":
@@ -56,7 +57,7 @@ class Where:
         w.parts = [("all",)]
         return w
 
-    def _add(self, clause: str, part: tuple) -> "Where":
+    def _add(self, clause: str, part: tuple[Any, ...]) -> "Where":
         self._clauses.append(clause)
         self.parts.append(part)
         return self
@@ -129,11 +130,13 @@ class Where:
             self.time("occurred_at", "<", until)
         return self
 
-    def int_between(self, column: str, low: int, high: int) -> "Where":
-        low, high = int(low), int(high)
-        return self._add(
-            f"{_col(column)} >= {low} AND {_col(column)} <= {high}", ("between", column, low, high)
-        )
+    def not_null(self, column: str) -> "Where":
+        return self._add(f"{_col(column)} IS NOT NULL", ("not_null", column))
+
+    def copy(self) -> "Where":
+        w = Where.__new__(Where)
+        w._clauses, w.parts = list(self._clauses), list(self.parts)
+        return w
 
     def session_ranges(self, ranges: Iterable[tuple[str, int, int]]) -> "Where":
         """Rows of any of the given sessions (by key digest) within a seq range: neighbour lookups."""

@@ -2,11 +2,11 @@
 
 import hashlib
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..models import Kind, MemoryCreate, as_utc
+from ..models import Kind, MemoryCorrection, MemoryCreate, as_utc
 from ..text import normalize
 
 
@@ -16,7 +16,7 @@ class PreparedItem(MemoryCreate):
     id: str
     idem_key: str
     stored_at: datetime
-    occurred_at: datetime  # type: ignore[assignment]  # resolved: never None here
+    occurred_at: datetime  # resolved: never None here
 
 
 def idempotency_key(namespace: str, item: MemoryCreate) -> str:
@@ -87,7 +87,7 @@ class UpdateOp(BaseModel):
 
     op: Literal["update"] = "update"
     namespace: str
-    changes: dict[str, dict] = Field(description="memory id -> {field: new value}")
+    changes: dict[str, dict[str, Any]] = Field(description="memory id -> {field: new value}")
 
 
 class ClearWorkingOp(BaseModel):
@@ -107,7 +107,21 @@ class AdjustOp(BaseModel):
     confidence_delta: float = Field(default=0.0, ge=-1.0, le=1.0)
     add_source_ids: list[str] = Field(default_factory=list)
     confirmed: bool = False
-    metadata: dict = Field(default_factory=dict, description="Keys merged into the memory's metadata")
+    metadata: dict[str, Any] = Field(
+        default_factory=dict[str, Any], description="Keys merged into the memory's metadata"
+    )
+    at: datetime
+
+
+class CorrectOp(BaseModel):
+    """A person corrected a memory: `new_id` (fixed at the edge) becomes a new version superseding `id`."""
+
+    op: Literal["correct"] = "correct"
+    namespace: str
+    id: str
+    new_id: str
+    idem_key: str
+    correction: MemoryCorrection
     at: datetime
 
 
@@ -140,9 +154,12 @@ class MergeOp(BaseModel):
 
 
 class ImportedMemory(BaseModel):
-    memory: dict = Field(description="A Memory as exported (JSON)")
+    memory: dict[str, Any] = Field(description="A Memory as exported (JSON)")
     table: Literal["memories", "cold"] = "memories"
-    vector: list[float] | None = Field(default=None, description="Reused when the exporting model is ours")
+    vector: list[float] | list[list[float]] | None = Field(
+        default=None,
+        description="Reused when the exporting model is ours (one per passage for a long memory)",
+    )
 
 
 class ImportOp(BaseModel):
@@ -151,7 +168,7 @@ class ImportOp(BaseModel):
     op: Literal["import"] = "import"
     namespace: str
     memories: list[ImportedMemory] = Field(default_factory=list)
-    events: list[dict] = Field(default_factory=list)
+    events: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class UpkeepOp(BaseModel):
@@ -172,8 +189,6 @@ class ReindexOp(BaseModel):
     cold_table: str
 
 
-LIFECYCLE_OPS = (ArchiveOp, RestoreOp, MergeOp, ImportOp, UpkeepOp, ReindexOp)
-
 WriteOp = Annotated[
     StoreOp
     | TouchOp
@@ -182,6 +197,7 @@ WriteOp = Annotated[
     | UpdateOp
     | ClearWorkingOp
     | AdjustOp
+    | CorrectOp
     | ArchiveOp
     | RestoreOp
     | MergeOp

@@ -23,8 +23,8 @@ SQS_MAX_MESSAGE_BYTES = 262_144
 
 class WriteQueue(ABC):
     @abstractmethod
-    def submit(self, op: WriteOp) -> Future | None:
-        """Enqueue; a Future resolves with the op's outcome when this queue can tell (in-process), else None."""
+    def submit(self, op: WriteOp) -> Future[Any] | None:
+        """Enqueue; a Future[Any] resolves with the op's outcome when this queue can tell (in-process), else None."""
 
     def depth(self) -> int:
         return 0
@@ -38,17 +38,17 @@ class InProcessQueue(WriteQueue):
 
     def __init__(self, writer: Writer, *, max_items: int = 256, window_ms: int = 20) -> None:
         self.writer = writer
-        self._q: queue.Queue[tuple[WriteOp, Future] | None] = queue.Queue()
+        self._q: queue.Queue[tuple[WriteOp, Future[Any]] | None] = queue.Queue()
         self._max = max_items
         self._window = window_ms / 1000
         self._thread = threading.Thread(target=self._run, name="hindsight-writer", daemon=True)
         self._closed = False
         self._thread.start()
 
-    def submit(self, op: WriteOp) -> Future:
+    def submit(self, op: WriteOp) -> Future[Any]:
         if self._closed:
             raise RuntimeError("write queue is closed")
-        fut: Future = Future()
+        fut: Future[Any] = Future()
         self._q.put((op, fut))
         return fut
 
@@ -82,7 +82,7 @@ class InProcessQueue(WriteQueue):
             if stop:
                 return
 
-    def _apply(self, batch: list[tuple[WriteOp, Future]]) -> None:
+    def _apply(self, batch: list[tuple[WriteOp, Future[Any]]]) -> None:
         try:
             results = self.writer.apply([op for op, _ in batch])
         except Exception:

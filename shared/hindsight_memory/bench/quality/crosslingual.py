@@ -95,14 +95,14 @@ PAIRS = ZH_FACTS_EN_QUESTIONS + EN_FACTS_ZH_QUESTIONS
 NAMESPACE = "bench/crosslingual"
 
 
-def store_items() -> list[dict]:
+def store_items() -> list[dict[str, Any]]:
     facts = [{"content": f"user: {p.fact}", "metadata": {"pair": i}} for i, p in enumerate(PAIRS)]
     return facts + [{"content": c} for c in CHATTER]
 
 
 def run_crosslingual(
-    store: Callable[[str, list[dict]], None], recall: Callable[[str, str, int], Any]
-) -> dict:
+    store: Callable[[str, list[dict[str, Any]]], None], recall: Callable[[str, str, int], Any]
+) -> dict[str, Any]:
     """Store the set through `store(namespace, items)`, ask each question through `recall(namespace, query, k)`
     (a RecallResult); the share of pairs whose fact is in the top 5, per direction, and how often a question
     about something never said answers `missing`."""

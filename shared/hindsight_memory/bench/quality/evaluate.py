@@ -4,8 +4,10 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
+from typing import Any
 
-from .generator import QUESTION_TYPES, Conversation, Dataset, Question, generate
+from .dataset import QUESTION_TYPES, Conversation, Dataset, Question
+from .generator import generate
 
 
 @dataclass(frozen=True)
@@ -16,7 +18,7 @@ class RecallOutcome:
     missing: bool = False
 
 
-StoreTurns = Callable[[str, list[dict]], None]
+StoreTurns = Callable[[str, list[dict[str, Any]]], None]
 Recall = Callable[[str, str, int, datetime, str], RecallOutcome]  # (namespace, query, top_k, now, mode)
 
 
@@ -58,7 +60,7 @@ class QualityReport:
     store_seconds: float
     scores: list[Score]
     results: list[QuestionResult]
-    crosslingual: dict | None = None  # bench/quality/crosslingual.py, when measured
+    crosslingual: dict[str, Any] | None = None  # bench/quality/crosslingual.py, when measured
 
     def score(self, mode: str, group: str) -> Score:
         return next(s for s in self.scores if s.mode == mode and s.group == group)
@@ -96,7 +98,7 @@ class QualityReport:
             )
         return "\n".join(lines)
 
-    def to_dict(self, with_results: bool = False) -> dict:
+    def to_dict(self, with_results: bool = False) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k != "results"}
         d["latency_ms"] = {m: round(self.latency_ms(m), 2) for m in self.modes}
         if with_results:
@@ -104,7 +106,7 @@ class QualityReport:
         return d
 
 
-def turn_items(conv: Conversation) -> list[dict]:
+def turn_items(conv: Conversation) -> list[dict[str, Any]]:
     """The store payload for one conversation: one episodic memory per turn, tagged with its turn id."""
     items = []
     for s in conv.sessions:

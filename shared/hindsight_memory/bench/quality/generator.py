@@ -1,16 +1,17 @@
-"""Deterministic synthetic multi-session conversations (English or Chinese) with planted facts and questions."""
+"""Deterministic synthetic multi-session conversations (English or Chinese) with planted facts and questions
+(the types are in dataset.py)."""
 
 import random
 import re
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from functools import cached_property
+from typing import Any
 
 from . import en_facts, en_filler, zh_facts, zh_filler
 from .bank import Bank, Slot
+from .dataset import Conversation, Dataset, Question, Session, Turn, expression_window
 
-QUESTION_TYPES = ("single_fact", "neighbour_context", "update", "temporal", "multi_session", "absent")
 LANGS = ("en", "zh")
 
 BANKS = {
@@ -48,64 +49,6 @@ BANKS = {
 
 
 @dataclass(frozen=True)
-class Turn:
-    turn_id: str  # f"{conversation_id}:{session_id}:{index}"
-    session_id: str
-    index: int
-    role: str  # "user" | "assistant"
-    text: str
-    occurred_at: datetime
-
-
-@dataclass(frozen=True)
-class Session:
-    session_id: str
-    number: int  # 1-based, in time order
-    started_at: datetime
-    turns: tuple[Turn, ...]
-
-
-@dataclass(frozen=True)
-class Question:
-    id: str
-    conversation_id: str
-    lang: str
-    type: str
-    text: str
-    now: datetime
-    answer_turn_ids: tuple[str, ...]
-    stale_turn_ids: tuple[str, ...] = ()
-    expected_answer: str = ""  # empty for `absent`: the right answer is "nothing relevant"
-    answer_parts: tuple[str, ...] = ()  # the part of the answer each answer turn holds, in the same order
-    key_terms: tuple[str, ...] = ()  # `absent`: the terms no turn contains
-    when: str | None = None  # `temporal`: "yesterday", "days_ago:3", "last_week", "last_weekend", "month:3"
-    context_turn_ids: tuple[str, ...] = ()  # `neighbour_context`: the turn that gives the answer its meaning
-    distractor_turn_ids: tuple[str, ...] = ()  # `temporal`: the same kind of statement at other times
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["now"] = self.now.isoformat()
-        return d
-
-
-@dataclass(frozen=True)
-class Conversation:
-    conversation_id: str
-    lang: str
-    now: datetime  # the reference time of every question, after the last session
-    sessions: tuple[Session, ...]
-    questions: tuple[Question, ...]
-
-    def turns(self) -> Iterator[Turn]:
-        for s in self.sessions:
-            yield from s.turns
-
-    @cached_property
-    def by_id(self) -> dict[str, Turn]:
-        return {t.turn_id: t for t in self.turns()}
-
-
-@dataclass(frozen=True)
 class Size:
     n_conversations: int
     sessions: tuple[int, int]
@@ -132,21 +75,6 @@ SIZES = {
 SIZES["full"] = SIZES["default"]
 
 
-@dataclass(frozen=True)
-class Dataset:
-    lang: str
-    seed: int
-    conversations: tuple[Conversation, ...]
-
-    @property
-    def questions(self) -> list[Question]:
-        return [q for c in self.conversations for q in c.questions]
-
-    @property
-    def n_turns(self) -> int:
-        return sum(len(s.turns) for c in self.conversations for s in c.sessions)
-
-
 def generate(
     lang: str = "mixed", seed: int = 7, n_conversations: int | None = None, size: str = "default"
 ) -> Dataset:
@@ -168,29 +96,7 @@ def generate(
     return Dataset(lang, seed, tuple(convs))
 
 
-def expression_window(when: str, now: datetime) -> tuple[date, date]:
-    """The first and last calendar day (inclusive) that a time expression code covers, relative to `now`."""
-    today = now.date()
-    monday = today - timedelta(days=today.weekday())
-    if when == "yesterday":
-        return today - timedelta(days=1), today - timedelta(days=1)
-    if when.startswith("days_ago:"):
-        d = today - timedelta(days=int(when.split(":")[1]))
-        return d, d
-    if when == "last_week":
-        return monday - timedelta(days=7), monday - timedelta(days=1)
-    if when == "last_weekend":
-        return monday - timedelta(days=2), monday - timedelta(days=1)
-    if when.startswith("month:"):
-        month = int(when.split(":")[1])
-        year = today.year if month <= today.month else today.year - 1
-        first = date(year, month, 1)
-        nxt = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
-        return first, nxt - timedelta(days=1)
-    raise ValueError(f"unknown time expression {when!r}")
-
-
-def term_pattern(terms, plural: bool = False) -> re.Pattern[str]:
+def term_pattern(terms: Iterable[str], plural: bool = False) -> re.Pattern[str]:
     """Matches any of `terms` as a whole word (ASCII letters/digits bound words; CJK matches as a substring)."""
     alts = "|".join(re.escape(t) for t in sorted(set(terms), key=len, reverse=True)) or r"(?!x)x"
     suffix = "(?:s|es)?" if plural else ""
@@ -201,25 +107,29 @@ def term_pattern(terms, plural: bool = False) -> re.Pattern[str]:
 # building one conversation
 
 
-class _Fills(dict):
+class _Fills(dict[str, Any]):
     """Fills "{city}", "{city2}" ... from the vocabulary: one draw per key, distinct draws for one base."""
 
-    def __init__(self, rng: random.Random, vocab: dict, forbidden: re.Pattern[str]):
+    def __init__(self, rng: random.Random, vocab: dict[str, Any], forbidden: re.Pattern[str]):
         super().__init__()
         self.rng, self.vocab, self.forbidden = rng, vocab, forbidden
 
     def __missing__(self, key: str) -> str:
         base = key.rstrip("0123456789")
         options = [v for v in self.vocab[base] if v not in self.values() and not self.forbidden.search(v)]
-        self[key] = value = self.rng.choice(options or list(self.vocab[base]))
+        value: str = self.rng.choice(options or list(self.vocab[base]))
+        self[key] = value
         return value
+
+
+Block = list[tuple[str, str, str | None]]  # (role, text, tag) turns, starting with the user
 
 
 @dataclass
 class _Planted:
     """Turns planted in one session, as blocks of (role, text, tag) that start with the user."""
 
-    blocks: list[list[tuple[str, str, str | None]]] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
 
 
 class _Builder:
@@ -232,18 +142,19 @@ class _Builder:
         self.thread_uses = [0] * len(self.bank.threads)
 
     # -- values and templates --
-    def pick_value(self, values) -> str:
+    def pick_value(self, values: Iterable[str]) -> str:
         free = [
             v
             for v in values
             if not any(term_pattern([t]).search(v) or term_pattern([v]).search(t) for t in self.taken)
         ]
-        value = self.rng.choice(free)
+        value: str = self.rng.choice(free)
         self.taken.append(value)
         return value
 
-    def say(self, templates, **kw) -> str:
-        return self.rng.choice(templates).format(**kw)
+    def say(self, templates: Sequence[str], **kw: str) -> str:
+        template: str = self.rng.choice(templates)
+        return template.format(**kw)
 
     # -- time --
     def pick_now(self) -> datetime:
@@ -278,7 +189,7 @@ class _Builder:
         return sorted(dates)
 
     # -- facts --
-    def stated(self, slot: Slot, value: str, tag: str, *, aside: bool):
+    def stated(self, slot: Slot, value: str, tag: str, *, aside: bool) -> Block:
         """The block where a slot's value is said, in direct form (the labelled turn carries `tag`)."""
         if slot.speaker == "assistant":
             return [("user", self.say(slot.request), None), ("assistant", self.say(slot.state, v=value), tag)]
@@ -287,7 +198,7 @@ class _Builder:
             text = self.rng.choice(self.bank.asides) + text
         return [("user", text, tag), ("assistant", self.rng.choice(self.bank.acks), None)]
 
-    def neighbour(self, slot: Slot, value: str, tag: str):
+    def neighbour(self, slot: Slot, value: str, tag: str) -> Block:
         return [
             ("user", self.say(slot.lead), None),
             ("assistant", self.say(slot.ask), "ctx:" + tag),
@@ -295,13 +206,13 @@ class _Builder:
             ("assistant", self.rng.choice(self.bank.acks), None),
         ]
 
-    def simple(self, text: str, tag: str | None):
+    def simple(self, text: str, tag: str | None) -> Block:
         return [("user", text, tag), ("assistant", self.rng.choice(self.bank.acks), None)]
 
-    def remark(self, text: str):
+    def remark(self, text: str) -> Block:
         return [("user", text, None), ("assistant", self.rng.choice(self.bank.replies), None)]
 
-    def filler(self, forbidden: re.Pattern[str], max_turns: int, used_here: set[int]):
+    def filler(self, forbidden: re.Pattern[str], max_turns: int, used_here: set[int]) -> Block:
         """One small-talk or unrelated-task thread, cut to at most `max_turns`, free of forbidden terms.
 
         Threads already used in this session are skipped, and rarely used ones are preferred.
@@ -345,9 +256,9 @@ def _build(b: _Builder) -> Conversation | None:
     dates = b.session_dates(now, windows, n_sessions)
     n_sessions = len(dates)
     planted = [_Planted() for _ in dates]
-    facts: list[dict] = []  # question specs, resolved to turn ids once turns exist
+    facts: list[dict[str, Any]] = []  # question specs, resolved to turn ids once turns exist
 
-    def put(session: int, block):
+    def put(session: int, block: Block) -> None:
         planted[session].blocks.append(block)
 
     def later_pair(gap: int = 2) -> tuple[int, int]:
@@ -441,17 +352,17 @@ def _build(b: _Builder) -> Conversation | None:
                 distractor_turn_ids=tuple(v for t, v in tags.items() if t.startswith(f"dis:{key}:")),
             )
         )
-    for a in absents:
+    for absent in absents:
         questions.append(
             Question(
                 id=f"{b.cid}:q{len(questions):02d}",
                 conversation_id=b.cid,
                 lang=b.lang,
                 type="absent",
-                text=a.question,
+                text=absent.question,
                 now=now,
                 answer_turn_ids=(),
-                key_terms=a.terms,
+                key_terms=absent.terms,
             )
         )
     conv = Conversation(b.cid, b.lang, now, tuple(sessions), tuple(questions))
@@ -460,16 +371,18 @@ def _build(b: _Builder) -> Conversation | None:
 
 def _lay_out(
     b: _Builder, now: datetime, dates: list[date], planted: list[_Planted], forbidden: re.Pattern[str]
-):
+) -> tuple[list[Session], dict[str, str]]:
     """Surround the planted blocks with filler, then number the turns and give them times."""
     rng = b.rng
-    sessions, tags = [], {}
+    sessions: list[Session] = []
+    tags: dict[str, str] = {}
     for n, (day, plan) in enumerate(zip(dates, planted, strict=True), start=1):
         sid = f"s{n:02d}"
         blocks = list(plan.blocks)
         target = rng.randint(*b.size.turns)
         used = sum(len(blk) for blk in blocks)
-        fillers, used_here = [], set()
+        fillers: list[Block] = []
+        used_here: set[int] = set()
         while used < target - 1:
             blk = b.filler(forbidden, target - used, used_here)
             fillers.append(blk)
@@ -481,7 +394,7 @@ def _lay_out(
             sep = "" if b.lang == "zh" else " "
             fillers[0] = [(role, f"{rng.choice(b.bank.openers)}{sep}{text}", tag), *fillers[0][1:]]
         at = datetime.combine(day, time(rng.randint(8, 19), rng.randrange(60)), UTC)
-        started, turns = at, []
+        started, turns = at, list[Turn]()
         for role, text, tag in (t for blk in fillers for t in blk):
             tid = f"{b.cid}:{sid}:{len(turns)}"
             turns.append(Turn(tid, sid, len(turns), role, text, at))

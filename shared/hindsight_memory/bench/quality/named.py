@@ -7,7 +7,7 @@ import random
 import re
 from dataclasses import replace
 
-from .generator import Conversation, Dataset, Question, Session, Turn
+from .dataset import Conversation, Dataset, Question, Session, Turn
 
 EN_NAMES = (
     "Maya",

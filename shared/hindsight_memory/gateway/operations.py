@@ -2,14 +2,17 @@
 Everything here is synchronous; the edges run it in a worker thread."""
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
 from ..errors import Forbidden, InvalidInput, LimitExceeded
-from ..models import MemoryCreate, RecallQuery, StoreRequest
+from ..inspector.models import NamespaceList
+from ..inspector.service import Inspector
+from ..models import MemoryCorrection, MemoryCreate, RecallQuery, StoreRequest
 from ..service import MemoryService
+from ..storage.lance import COLD, EVENTS, MEMORIES
 from .auth import Principal
 from .tenants import TenantRegistry
 
@@ -21,13 +24,6 @@ MAX_EXPORT = 10_000
 EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
 
 
-class NotAvailable(InvalidInput):
-    """A tool whose engine is not part of this build (e.g. reflection before it ships)."""
-
-    status = 501
-    code = "not_available"
-
-
 class Operations:
     def __init__(self, tenants: TenantRegistry) -> None:
         self.tenants = tenants
@@ -37,18 +33,27 @@ class Operations:
         who.require(namespace)
         return self.tenants.get(who.tenant)
 
+    def inspector(self, who: Principal, namespace: str) -> Inspector:
+        """The inspector's reads and changes over the caller's tenant, once `namespace` is checked against the
+        token (as for every tool)."""
+        return Inspector(self._svc(who, namespace))
+
     # ------------------------------------------------------------------ agent tools
     def store(
-        self, who: Principal, namespace: str, items: list[dict | MemoryCreate], wait: bool = False
-    ) -> dict:
+        self,
+        who: Principal,
+        namespace: str,
+        items: Sequence[dict[str, Any] | MemoryCreate],
+        wait: bool = False,
+    ) -> dict[str, Any]:
         if len(items) > self.settings.max_items_per_store:
             raise LimitExceeded(f"at most {self.settings.max_items_per_store} items per store call")
         # Validate every item before anything is queued: a bad item fails the whole call, nothing half-stored.
-        req = StoreRequest(namespace=namespace, items=items, wait=wait)
+        req = StoreRequest.model_validate({"namespace": namespace, "items": items, "wait": wait})
         res = self._svc(who, namespace).store_memories(req)
         return res.model_dump(mode="json")
 
-    def recall(self, who: Principal, query: RecallQuery) -> dict:
+    def recall(self, who: Principal, query: RecallQuery) -> dict[str, Any]:
         if query.top_k > self.settings.max_top_k:
             raise LimitExceeded(f"top_k is at most {self.settings.max_top_k}")
         for name in ("since", "until", "now"):
@@ -70,7 +75,7 @@ class Operations:
         filter: Any = None,
         everything: bool = False,
         include_subnamespaces: bool = False,
-    ) -> dict:
+    ) -> dict[str, Any]:
         if sum(map(bool, (ids, filter is not None, everything))) != 1:
             raise InvalidInput("give exactly one of: ids, a filter, or everything=true")
         if include_subnamespaces and not everything:
@@ -85,7 +90,13 @@ class Operations:
             namespace, where=where, everything=everything, purge=purge, subtree=include_subnamespaces
         )
 
-    def feedback(self, who: Principal, namespace: str, memory_id: str, useful: bool) -> dict:
+    def correct(
+        self, who: Principal, namespace: str, memory_id: str, fix: MemoryCorrection
+    ) -> dict[str, Any]:
+        """A person's fix of a memory: a new version supersedes it (memory_correct, PATCH /v1/memories/{id})."""
+        return self.inspector(who, namespace).correct(namespace, memory_id, fix)
+
+    def feedback(self, who: Principal, namespace: str, memory_id: str, useful: bool) -> dict[str, Any]:
         if not memory_id or len(memory_id) > 128:
             raise InvalidInput("id must be a memory id returned by recall")
         return self._svc(who, namespace).feedback(namespace, memory_id, useful)
@@ -97,23 +108,31 @@ class Operations:
         session_id: str | None = None,
         trajectory: list[dict[str, Any]] | None = None,
         trigger: str = "task_end",
-    ) -> dict:
+    ) -> dict[str, Any]:
         if not session_id and not trajectory:
             raise InvalidInput("give a session_id or an inline trajectory")
         svc = self._svc(who, namespace)
-        return _call(svc, "reflect", namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
+        return svc.reflect(namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
+
+    def namespaces(self, who: Principal) -> NamespaceList:
+        """The namespaces holding data (memories, archive or events) that this token may read."""
+        store = self.tenants.get(who.tenant).store
+        found = {ns for table in (MEMORIES, COLD, EVENTS) for ns in store.namespaces(table)}
+        return NamespaceList(
+            namespaces=sorted(ns for ns in found if who.may_access(ns)), tenant=who.tenant, admin=who.admin
+        )
 
     # ------------------------------------------------------------------ admin tools
-    def stats(self, who: Principal, namespace: str) -> dict:
+    def stats(self, who: Principal, namespace: str) -> dict[str, Any]:
         who.require_admin()
         return self._svc(who, namespace).stats(namespace)
 
-    def export(self, who: Principal, namespace: str, limit: int = 1000) -> dict:
+    def export(self, who: Principal, namespace: str, limit: int = 1000) -> dict[str, Any]:
         who.require_admin()
         if not 1 <= limit <= MAX_EXPORT:
             raise LimitExceeded(f"limit must be between 1 and {MAX_EXPORT}")
         svc = self._svc(who, namespace)
-        rows: Iterable[dict] = _call(svc, "export_records", namespace, vectors=False)
+        rows: Iterable[dict[str, Any]] = svc.export_records(namespace, vectors=False)
         # Through JSON once: records may hold datetimes or arrays, the edges need plain JSON values.
         records = json.loads(json.dumps(list(islice(rows, limit + 1)), default=_plain))
         return {
@@ -123,28 +142,20 @@ class Operations:
             "truncated": len(records) > limit,
         }
 
-    def import_(self, who: Principal, namespace: str, records: list[dict[str, Any]]) -> dict:
+    def import_(self, who: Principal, namespace: str, records: list[dict[str, Any]]) -> dict[str, Any]:
         who.require_admin()
         if len(records) > MAX_EXPORT:
             raise LimitExceeded(f"at most {MAX_EXPORT} records per import call")
-        return _call(self._svc(who, namespace), "import_records", namespace, records)
+        return self._svc(who, namespace).import_records(namespace, records)
 
-    def compact(self, who: Principal, namespace: str | None = None) -> dict:
+    def compact(self, who: Principal, namespace: str | None = None) -> dict[str, Any]:
         who.require_admin()
         if namespace is None:
             if "*" not in who.namespaces:
                 raise Forbidden("compacting every namespace needs a token scoped to '*'")
-            return _call(self.tenants.get(who.tenant), "compact", None)
-        return _call(self._svc(who, namespace), "compact", namespace)
+            return self.tenants.get(who.tenant).compact(None)
+        return self._svc(who, namespace).compact(namespace)
 
 
 def _plain(value: Any) -> Any:
     return value.tolist() if hasattr(value, "tolist") else str(value)
-
-
-def _call(svc: MemoryService, method: str, *args: Any, **kwargs: Any) -> Any:
-    """Call a service method that another part of the project adds; checked at call time, not import."""
-    fn = getattr(svc, method, None)
-    if fn is None:
-        raise NotAvailable(f"{method} is not available in this build")
-    return fn(*args, **kwargs)

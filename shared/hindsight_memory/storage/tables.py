@@ -1,0 +1,396 @@
+"""The tables of one tenant's store: connection, opening (or a stand-in while the writer has not made a table),
+the catalog of current tables, optimistic commits with retries, and the namespace guards every read goes through.
+The other storage modules add reads, searches, writes, upkeep and the run log to this base (see lance.py)."""
+
+import logging
+import random
+import shutil
+import tempfile
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+import lancedb
+import pyarrow as pa
+
+from ..errors import ModelMismatch, StorageConflict
+from .filters import Where
+from .placeholder import Placeholder
+from .schema import DIM_KEY, EVENT_SCHEMA, MODEL_KEY, memory_schema
+from .snapshot import WarmSnapshot
+from .warm import WarmIndex
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+MEMORIES = "memories"
+EVENTS = "events"
+COLD = "cold"
+CATALOG = "catalog"
+CATALOG_SCHEMA = pa.schema([pa.field("key", pa.string(), nullable=False), pa.field("value", pa.string())])
+# A store that may not create tables looks again this often for tables the writer has not made yet.
+MISSING_TABLE_RECHECK_S = 5.0
+
+
+# LanceDB 0.40 raises Lance's commit conflicts as a plain RuntimeError ("lance error: " + Lance's message): no
+# exception type says "conflict", so its message is the narrowest reliable signal. These are the messages of Lance
+# 13's four commit errors (CommitConflict, RetryableCommitConflict, TooMuchWriteContention, IncompatibleTransaction);
+# each means "re-run the operation on the latest version". Provoked here: a compaction preempted by another
+# handle's delete on a folder ("Retryable commit conflict ... Please retry"), four writers on moto S3 ("Too many
+# concurrent writers ... retry_timeout of 30 s"). tests/integration/test_commit_conflicts.py checks both sides.
+_LANCE_ERROR = "lance error: "
+_CONFLICTS = (
+    "Commit conflict for version",
+    "Retryable commit conflict for version",
+    "Too many concurrent writers",
+    "Incompatible transaction",
+)
+
+
+def is_commit_conflict(exc: BaseException) -> bool:
+    """Whether LanceDB raised `exc` because another writer committed first."""
+    text = str(exc)
+    return (
+        isinstance(exc, RuntimeError) and text.startswith(_LANCE_ERROR) and any(c in text for c in _CONFLICTS)
+    )
+
+
+class Tables:
+    """Tables: `memories` (hot and warm), `events` (append-only raw log), `cold` (archived memories)."""
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        model_id: str,
+        dim: int,
+        storage_options: dict[str, str] | None = None,
+        read_consistency: timedelta | None = timedelta(0),
+        commit_retries: int = 8,
+        memories_table: str | None = None,
+        cold_table: str | None = None,
+        check_model: bool = True,
+        warm_rows: int = 0,
+        create_tables: bool = True,
+        missing_recheck_s: float | None = None,
+    ) -> None:
+        self.uri = uri
+        self.model_id = model_id
+        self.dim = dim
+        self.storage_options = storage_options or {}
+        self._read_consistency = read_consistency
+        self._retries = commit_retries
+        self._db = lancedb.connect(
+            uri, storage_options=storage_options or None, read_consistency_interval=read_consistency
+        )
+        self._schema = memory_schema(dim, model_id)
+        # Which memories/cold tables are current is recorded in the catalog, so a reindex can switch atomically.
+        current = self.current_tables() if memories_table is None else {}
+        self.memories_name = memories_table or current.get(MEMORIES, MEMORIES)
+        self.cold_name = cold_table or current.get(COLD, COLD)
+        # Read-only processes (create_tables=False: their role may not write the tables' prefix) read a missing
+        # table as an empty stand-in and look again every `missing_recheck_s` until the writer has made it.
+        self._recheck_s = MISSING_TABLE_RECHECK_S if missing_recheck_s is None else missing_recheck_s
+        self._tables: dict[str, Any] = {}
+        self._columns: dict[int, tuple[frozenset[str], float]] = {}  # id(table) -> its columns, when read
+        self._split_rows: dict[int, tuple[bool, float]] = {}  # id(table) -> holds split memories, when seen
+        self._waiting: dict[str, tuple[str, pa.Schema, bool]] = {}
+        self._scratch: Any = None
+        self._looked_at = time.monotonic()
+        self._tables_lock = threading.Lock()
+        for role, name, schema, check in (
+            (MEMORIES, self.memories_name, self._schema, check_model),
+            (EVENTS, EVENTS, EVENT_SCHEMA, False),
+            (COLD, self.cold_name, self._schema, check_model),
+        ):
+            table = self._open(name, schema, check_model=check, create=create_tables)
+            if table is None:
+                self._waiting[role] = (name, schema, check)
+                table = self._placeholder(name, schema)
+            self._tables[role] = table
+        self._fts_ready = self._has_fts_index()
+        self._fts_checked = time.monotonic()
+        # A warm process answers searches from memory (0 rows: off); see storage/warm.py.
+        self._warm_rows = warm_rows
+        self._snapshot = WarmSnapshot(self)
+        self._warm_index = WarmIndex(warm_rows, self._snapshot) if warm_rows > 0 else None
+        # Commits made through this store, and how many the cached table version has seen (see _warm_version).
+        self._commits, self._seen_commits, self._version, self._version_at = 0, -1, 0, 0.0
+        self._version_lock = threading.Lock()
+        self._changes: deque[tuple[int, dict[str, tuple[set[str], set[str]]]]] = deque(maxlen=256)
+        self._written: dict[int, pa.Table] = {}  # version -> the rows an upsert wrote (recent small commits)
+
+    # ---------------------------------------------------------------- tables
+    @property
+    def memories(self) -> Any:
+        return self._table(MEMORIES)
+
+    @property
+    def events(self) -> Any:
+        return self._table(EVENTS)
+
+    @property
+    def cold(self) -> Any:
+        return self._table(COLD)
+
+    @property
+    def warm(self) -> WarmIndex | None:
+        """The warm index, off while the memories table is a stand-in (it reads the real table by name)."""
+        return None if MEMORIES in self._waiting else self._warm_index
+
+    def waiting_for(self) -> list[str]:
+        """Roles of the tables this read-only store has not found yet (read as empty meanwhile)."""
+        return sorted(self._waiting)
+
+    def _table(self, role: str) -> Any:
+        """The live table of a role (memories, events, cold); a read-only store first looks again for tables
+        the writer has made since (see _look_again)."""
+        if self._waiting and time.monotonic() - self._looked_at >= self._recheck_s:
+            self._look_again()
+        return self._tables[role]
+
+    def _look_again(self) -> None:
+        """Switch to the tables the writer has created since; the model check applies to them as at start.
+
+        Raises:
+            ModelMismatch: a table appeared holding vectors of another embedder (raised on every read after).
+        """
+        with self._tables_lock:
+            if not self._waiting or time.monotonic() - self._looked_at < self._recheck_s:
+                return
+            self._looked_at = time.monotonic()
+            for role, (name, schema, check) in list(self._waiting.items()):
+                try:
+                    table = self._open(name, schema, check_model=check, create=False)
+                except ModelMismatch:  # keep failing loudly rather than answer from the stand-in
+                    self._looked_at = float("-inf")
+                    raise
+                if table is not None:
+                    self._tables[role] = table
+                    del self._waiting[role]
+                    if role == MEMORIES:
+                        self._fts_checked = float("-inf")  # its full-text index may exist already
+
+    def _placeholder(self, name: str, schema: pa.Schema) -> "Placeholder":
+        """An empty table of the same schema in a private temporary database (never the store's location)."""
+        if self._scratch is None:
+            path = tempfile.mkdtemp(prefix="hindsight-placeholder-")
+            weakref.finalize(self, shutil.rmtree, path, ignore_errors=True)
+            self._scratch = lancedb.connect(path)
+        return Placeholder(self._scratch.create_table(name, schema=schema), name)
+
+    def _open(self, name: str, schema: pa.Schema, check_model: bool = False, create: bool = True) -> Any:
+        """The table `name`, created if missing (or None when missing and not `create`)."""
+        try:
+            table = self._db.open_table(name)
+        except (FileNotFoundError, ValueError):
+            if not create:
+                return None
+            try:
+                table = self._db.create_table(name, schema=schema)
+            except (OSError, ValueError, RuntimeError):  # lost a creation race: open what the winner made
+                table = self._db.open_table(name)
+        if create:
+            self._add_missing_columns(table, schema)
+        if check_model:
+            meta = table.schema.metadata or {}
+            found = meta.get(MODEL_KEY, b"").decode()
+            dim = meta.get(DIM_KEY, b"0").decode()
+            if found != self.model_id or int(dim) != self.dim:
+                raise ModelMismatch(
+                    f"table {name!r} at {self.uri} holds vectors of {found or 'unknown'} ({dim}-d), not "
+                    f"{self.model_id} ({self.dim}-d): run `hindsight --embedder <the table's embedder> reindex --to <new "
+                    f"embedder>` to re-embed, or configure the embedder the table was written with"
+                )
+        return table
+
+    def _add_missing_columns(self, table: Any, schema: pa.Schema) -> None:
+        """A table written by an earlier version lacks the columns added since (passages): add them, empty, in
+        one commit. Rows without them read as before (one vector each)."""
+        missing = [f for f in schema if f.name not in table.schema.names]
+        if not missing:
+            return
+        try:
+            table.add_columns(missing)
+        except (
+            OSError,
+            ValueError,
+            RuntimeError,
+        ):  # another process added them first, or committed meanwhile
+            table.checkout_latest()
+            if any(f.name not in table.schema.names for f in missing):
+                raise
+
+    def _present(self, table: Any, columns: list[str]) -> list[str]:
+        """The columns of `columns` this table has (a table of an earlier version, not yet migrated by the
+        writer, lacks the newest; they read as absent). Each table's columns are looked at every few seconds."""
+        now = time.monotonic()
+        seen = self._columns.get(id(table))
+        if seen is None or now - seen[1] > MISSING_TABLE_RECHECK_S:
+            seen = self._columns[id(table)] = (frozenset(table.schema.names), now)
+        return [c for c in columns if c in seen[0]]
+
+    def _has_fts_index(self) -> bool:
+        try:
+            return any("search_text" in (i.columns or []) for i in self.memories.list_indices())
+        except Exception:  # listing indices is best effort; FTS falls back to off
+            return False
+
+    def _warm_version(self) -> int:
+        """The memories table's version as the warm index must see it: at once after this process's own
+        commits, within the read-consistency interval for another's (asked no more often: each ask is a hop
+        through LanceDB's event loop, and on S3 a listing). Under a lock: recall asks from two threads at once
+        (both channels), and neither may get the version from before a commit that had already returned."""
+        interval = self._read_consistency.total_seconds() if self._read_consistency is not None else 0.0
+        with self._version_lock:
+            now = time.monotonic()
+            commits = self._commits
+            if commits != self._seen_commits or now - self._version_at >= interval:
+                self._version, self._seen_commits, self._version_at = self.memories.version, commits, now
+            return self._version
+
+    def fts_ready(self) -> bool:
+        """Whether full-text search works; another process may build the index, so look again now and then."""
+        if not self._fts_ready and time.monotonic() - self._fts_checked > 5.0:
+            self._fts_checked = time.monotonic()
+            self._fts_ready = self._has_fts_index()
+        return self._fts_ready
+
+    def ensure_fts_index(self) -> None:
+        """FTS queries need an index; it also covers rows added later, so build it once, early."""
+        if self._fts_ready:
+            return
+        from lancedb.index import FTS
+
+        self._retry(
+            lambda: self.memories.create_index(
+                "search_text",
+                config=FTS(base_tokenizer="simple", stem=True, remove_stop_words=False, ascii_folding=True),
+                replace=True,
+            )
+        )
+        self._fts_ready = True
+
+    def _retry(self, op: Callable[[], T]) -> T:
+        """Commits are optimistic; on a conflict with another writer, look at the latest version, back off and
+        try again. Any other error is raised at once.
+
+        Raises:
+            StorageConflict: still conflicting after the configured retries.
+        """
+        for attempt in range(self._retries + 1):
+            try:
+                out = op()
+                self._commits += 1
+                return out
+            except RuntimeError as exc:
+                if not is_commit_conflict(exc):
+                    raise
+                if attempt == self._retries:
+                    raise StorageConflict(f"commit failed after {attempt + 1} attempts: {exc}") from exc
+                delay = min(2.0, 0.05 * 2**attempt) * (0.5 + random.random())
+                log.warning(
+                    "commit conflict, retrying", extra={"attempt": attempt + 1, "delay_s": round(delay, 3)}
+                )
+                time.sleep(delay)
+                for table in list(self._tables.values()):
+                    table.checkout_latest()  # the conflict means another writer committed since this view
+        raise AssertionError("unreachable")
+
+    # ---------------------------------------------------------------- catalog and table names
+    def catalog(self) -> dict[str, str]:
+        """Small key/value records: which memories/cold tables are current, compaction cursors. Read-only here."""
+        try:
+            rows = self._db.open_table(CATALOG).search().limit(None).to_list()
+        except (FileNotFoundError, ValueError):
+            return {}
+        return {r["key"]: r["value"] for r in rows}
+
+    def current_tables(self) -> dict[str, str]:
+        cat = self.catalog()
+        return {k: cat[k] for k in (MEMORIES, COLD) if k in cat}
+
+    def set_catalog(self, entries: dict[str, str]) -> None:
+        """Write entries in ONE commit, so readers see a table switch happen all at once or not at all."""
+        table = self._open(CATALOG, CATALOG_SCHEMA)
+        data = pa.Table.from_pylist(
+            [{"key": k, "value": v} for k, v in entries.items()], schema=CATALOG_SCHEMA
+        )
+        self._retry(
+            lambda: (
+                table.merge_insert("key")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(data)
+            )
+        )
+
+    def sibling(self, *, model_id: str, dim: int, memories_table: str, cold_table: str) -> Any:
+        """Another generation of memory tables in the same database (a reindex target)."""
+        return type(self)(
+            self.uri,
+            model_id=model_id,
+            dim=dim,
+            storage_options=self.storage_options or None,
+            read_consistency=self._read_consistency,
+            commit_retries=self._retries,
+            memories_table=memories_table,
+            cold_table=cold_table,
+            warm_rows=self._warm_rows,
+        )
+
+    def table_names(self) -> list[str]:
+        names: list[str] = []
+        token = None
+        while True:
+            page = self._db.list_tables(page_token=token)
+            names += list(page.tables)
+            token = page.page_token
+            if not token:
+                return sorted(names)
+
+    def memory_tables(self) -> list[str]:
+        """Every table holding memories: current, cold, and generations retired by a reindex."""
+        return [n for n in self.table_names() if n.split("-", 1)[0] in (MEMORIES, COLD)]
+
+    def drop_table(self, name: str) -> None:
+        if name in (self.memories_name, self.cold_name, EVENTS, CATALOG):
+            raise ValueError(f"refusing to drop live table {name!r}")
+        if name in self.table_names():
+            self._db.drop_table(name)
+
+    def _table_named(self, name: str) -> Any:
+        """Any table by its stored name (a retired reindex generation, the catalog...)."""
+        live = {self.memories_name: self.memories, EVENTS: self.events, self.cold_name: self.cold}
+        return live[name] if name in live else self._db.open_table(name)
+
+    # ---------------------------------------------------------------- the base read every module uses
+    def _rows(
+        self, table: Any, where: Where, columns: list[str] | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        q = table.search().where(str(where))
+        if columns:
+            q = q.select(self._present(table, columns))
+        rows: list[dict[str, Any]] = q.limit(limit).to_list()  # limit None = every row (the default is 10)
+        return rows
+
+    # ---------------------------------------------------------------- guards
+    @staticmethod
+    def _check_scope(namespace: str, where: Where) -> None:
+        if not str(where).startswith(f"namespace = '{namespace}'"):
+            raise ValueError("filter is not scoped to the requested namespace")
+
+    @staticmethod
+    def _only_namespace(namespace: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Defence in depth: drop (and log) any row that is not of the namespace asked for."""
+        good = [r for r in rows if r.get("namespace") == namespace]
+        if len(good) != len(rows):
+            log.error(
+                "storage returned rows of another namespace; dropped",
+                extra={"dropped": len(rows) - len(good)},
+            )
+        return good
