@@ -151,22 +151,6 @@ def standing_statement(text: str) -> bool:
     return label not in _AGENT_ROLES and bool(_STANDING.search(rest))
 
 
-_BREADTH = re.compile(
-    r"\b(?:in (?:what|which) order|the order|order in which|chronolog\w*|timeline|summar\w+|overview|recap|"
-    r"walk me through|over time|throughout|across (?:our|the|all|my)|(?:how|in what ways?) (?:did|has|have)\b.{0,60}"
-    r"\b(?:change|changed|evolve|evolved|progress|progressed|develop|developed|shift|shifted)|"
-    r"(?:the )?(?:first|last) time|all the (?:times|ways|things))\b"
-    r"|顺序|先后|总结|概括|回顾|变化|演变|第一次|最后一次|这段时间",
-    re.IGNORECASE,
-)
-
-
-def asks_for_breadth(question: str) -> bool:
-    """Whether a question is about the whole conversation rather than one fact: an order of events, a summary,
-    how something changed, a first or last time."""
-    return bool(_BREADTH.search(question))
-
-
 # A request for advice or a suggestion, about now or what comes next ("what should I...", "can you suggest...",
 # "how would you..."), as opposed to a question about what was said or done ("what did you recommend...").
 _ADVICE = re.compile(
@@ -261,7 +245,7 @@ def invites_reply(text: str) -> bool:
 
 _USER_ROLES = frozenset({"user", "human", "用户", "我"})
 _AGENT_ROLES = frozenset({"assistant", "ai", "bot", "agent", "助手"})
-SIDE_IGNORES_REQUEST_FORM = False
+_SUMMARY = re.compile(r"\b(?:summar\w+|overview|recap)\b|总结|概括|回顾", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you've|you'd|you're|yourself)\b|你|您", re.IGNORECASE)
 
@@ -312,8 +296,9 @@ def side_asked_about(question: str) -> str:
     """Whose words a question is about: "user" for the first person only ("what did I say..."), "agent" for
     the second person only ("what did you suggest..."), "" when both or neither appear. The form of a request
     ("can you walk me through the order in which I...") does not count."""
-    if SIDE_IGNORES_REQUEST_FORM:
-        question = _REQUEST_FORM.sub(" ", question)
+    if _SUMMARY.search(question):
+        return ""  # a summary of what "I" did covers both sides of the exchange
+    question = _REQUEST_FORM.sub(" ", question)
     first, second = bool(_FIRST_PERSON.search(question)), bool(_SECOND_PERSON.search(question))
     return "user" if first and not second else "agent" if second and not first else ""
 

@@ -18,7 +18,7 @@ from ..text import STANDING_TAG, fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
 from . import shaping
 from .rerank import Reranker
-from .scoring import Candidate, Scorer, Signals, phatic
+from .scoring import HISTORY_PRIOR, Candidate, Scorer, Signals, phatic
 
 NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
 ANSWER_SHARE = 0.7  # score a turn inherits from the question right before it
@@ -242,6 +242,12 @@ class Retriever:
                     a.factors["newer_alike"] = 1.0
                     a.score *= OLDER_ALIKE_PRIOR
                     break
+        # History, when asked for, stays under the value that replaced it however closely its words match.
+        by_id = {x.memory.id: x for x in ordered}
+        for x in ordered:
+            successor = by_id.get(x.memory.superseded_by or "")
+            if successor is not None:
+                x.score = min(x.score, successor.score * HISTORY_PRIOR)
         return sorted(ordered, key=lambda x: x.score, reverse=True)
 
     def _rerank(self, query: str, ordered: list[Candidate]) -> None:

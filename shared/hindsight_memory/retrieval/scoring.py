@@ -55,10 +55,12 @@ class Signals:
 # (unbounded: a closer match than the typical one keeps counting), BM25 relative to this query's best hit, the
 # share of query words a BM25 hit contains, and the bounded relevance; reciprocal rank fusion (RRF) is kept for
 # comparison. Fitted on the dev conversations and the generator together (README, retrieval quality).
-FUSION = {"rrf": 0.55, "rel": 0.45, "vec": 0.0, "bm25": 0.0, "cov": 0.0}
-DECAY_WEIGHT = 0.25  # the share of a result's score that time decay can take away
-OTHER_SIDE_PRIOR = 0.85  # "what did I say..." is about the user's turns; the assistant's rank lower
-NAMED_SIDE = False  # a question naming one speaker ("What did Caroline...") prefers that speaker's turns
+FUSION = {"rrf": 0.0, "rel": 0.2, "vec": 0.5, "bm25": 0.15, "cov": 0.15}
+DECAY_WEIGHT = (
+    0.05  # the share of a result's score that time decay can take away (months-old talk still counts)
+)
+OTHER_SIDE_PRIOR = 0.5  # "what did I say..." is about the user's turns; the assistant's rank lower
+NAMED_SIDE = True  # a question naming one speaker ("What did Caroline...") prefers that speaker's turns
 PHATIC_PRIOR = (
     0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
 )
