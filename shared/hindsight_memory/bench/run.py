@@ -119,7 +119,19 @@ def _ingest_section(res: dict[str, Any]) -> str:
         ["recall of", "recalls", "p50", "p95", "p99"],
         lat,
     )
-    return f"{head}\n\n{tail}"
+    w = res.get("wait_batches")
+    if not w:
+        return f"{head}\n\n{tail}"
+    batches = table(
+        f"`wait=true` store calls of {w['per_batch']} long turns (~{w['long_chars']:,} chars, "
+        f"~{w['tokens_per_batch']:,.0f} tokens each call)",
+        ["call", "seconds", "raw embedder s (same texts, all CPUs)", "tok/s"],
+        [
+            [k + 1, s, w["raw_seconds_per_batch"], w["tokens_per_batch"] / s]
+            for k, s in enumerate(w["seconds"])
+        ],
+    )
+    return f"{head}\n\n{tail}\n\n{batches}"
 
 
 def main(args: argparse.Namespace) -> int:

@@ -56,7 +56,7 @@ class Search(Reads):
             score = best_passage(vector, vecs)[0] if r.get("passages") else 1.0 - float(r["_distance"])
             if r["id"] not in best or score > best[r["id"]][1]:
                 best[r["id"]] = (row_to_memory(r), score, vecs)
-        return sorted(best.values(), key=lambda h: -h[1])[:limit]
+        return sorted(best.values(), key=lambda h: (-round(h[1], 6), h[0].id))[:limit]
 
     def _holds_passages(self, t: Any) -> bool:
         """Whether any row of `t` is split into passages (else the passage search is skipped). Once seen, kept;

@@ -48,6 +48,7 @@ class Entry:
     # Memories split into passages (embed/passages.py): their passages' unit vectors, rows [:pn] in use, each
     # row's first passage (-1: not split) and count, and each passage's row. A row's passages are contiguous.
     pmat: np.ndarray
+    pcodes: np.ndarray  # the same passages as int8 codes, for the pre-selection when there are many
     pn: int
     pstart: np.ndarray
     pcount: np.ndarray
@@ -85,6 +86,11 @@ def top_rows(st: Entry, rows: np.ndarray, scores: np.ndarray, limit: int) -> tup
         order = np.array(sorted(range(len(rows)), key=lambda j: (-rank[j], ids[j])), dtype=np.int64)
     order = order[:limit]
     return rows[order], scores[order]
+
+
+def group_starts(keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal values begins in `keys` (non-empty; equal values contiguous)."""
+    return np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
 
 
 def to_rows(t: pa.Table) -> list[dict[str, Any]]:
