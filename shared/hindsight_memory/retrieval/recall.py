@@ -124,7 +124,7 @@ class Retriever:
                 else []
             )
         vec_hits = self.scorer.by_calibrated_cosine(q.query, vec_hits)
-        if shaping.STANDING_POOL and "vector" in q.channels:
+        if "vector" in q.channels and shaping.wants_standing(q.query):
             # Standing instructions and preferences apply to requests on other topics: their own small search.
             standing = self._where(q, window).any_key("tag_keys", [key(STANDING_TAG)])
             have = {m.id for m, _, _ in vec_hits}

@@ -21,9 +21,14 @@ def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[C
     rest_floor = floor * FOLLOWER_FLOOR_SHARE
     relevant = [c for c in ordered if c.factors["relevance"] >= rest_floor]
     top = relevant[:k]
-    if STANDING_POOL and (STANDING_GATE == "always" or asks_for_advice(query)):
+    if wants_standing(query):
         top = with_standing(ordered, top, k)
     return top
+
+
+def wants_standing(query: str) -> bool:
+    """Whether a query is one a standing instruction or preference applies to (its search runs only then)."""
+    return bool(STANDING_POOL) and (STANDING_GATE == "always" or asks_for_advice(query))
 
 
 def with_standing(cands: list[Candidate], top: list[Candidate], k: int) -> list[Candidate]:
