@@ -153,7 +153,7 @@ def bench_wait_batches(batches: int = 2, per_batch: int = 25, long_chars: int = 
                 MemoryCreate(content=x, session_id="s1") for x in texts[b * per_batch : (b + 1) * per_batch]
             ]
             t = time.perf_counter()
-            svc.store_memories(StoreRequest(namespace="bench", items=items, wait=True))
+            svc.store_memories(StoreRequest(namespace="bench", items=items, wait=True), timeout_s=3600)
             seconds.append(time.perf_counter() - t)
     finally:
         reg.close()
