@@ -33,6 +33,8 @@ m.passage(texts)
 print(json.dumps({"seconds": time.perf_counter() - t}))
 """
 
+_WAIT_S = 3600.0  # a wait=true store in the bench waits this long: on a loaded machine 120 s is not enough
+
 
 def short_texts(n: int, seed: int = 5) -> list[str]:
     """Chat turns: one to three sentences."""
@@ -88,7 +90,7 @@ def ingest(texts: list[str], per_call: int, settings: Settings) -> float:
     try:
         # every worker loads its model instance before the clock starts
         warm = [MemoryCreate(content=f"warm up {k}") for k in range(2 * settings.bulk_embed_workers())]
-        svc.store_memories(StoreRequest(namespace="w", items=warm, wait=True))
+        svc.store_memories(StoreRequest(namespace="w", items=warm, wait=True), timeout_s=_WAIT_S)
         t = time.perf_counter()
         for s in range(0, len(texts), per_call):
             items = [
@@ -146,14 +148,14 @@ def bench_wait_batches(batches: int = 2, per_batch: int = 25, long_chars: int = 
     try:
         svc = reg.get("bench")
         warm = [MemoryCreate(content=f"warm up {k}") for k in range(2 * settings.bulk_embed_workers())]
-        svc.store_memories(StoreRequest(namespace="w", items=warm, wait=True))
+        svc.store_memories(StoreRequest(namespace="w", items=warm, wait=True), timeout_s=_WAIT_S)
         seconds = []
         for b in range(batches):
             items = [
                 MemoryCreate(content=x, session_id="s1") for x in texts[b * per_batch : (b + 1) * per_batch]
             ]
             t = time.perf_counter()
-            svc.store_memories(StoreRequest(namespace="bench", items=items, wait=True))
+            svc.store_memories(StoreRequest(namespace="bench", items=items, wait=True), timeout_s=_WAIT_S)
             seconds.append(time.perf_counter() - t)
     finally:
         reg.close()
@@ -176,10 +178,11 @@ def bench_recall_during_ingest(n_long: int = 24, long_chars: int = 4000, notes: 
         reader.store_memories(
             StoreRequest(
                 namespace="r", items=[MemoryCreate(content=t) for t in short_texts(notes, 9)], wait=True
-            )
+            ),
+            timeout_s=_WAIT_S,
         )
         warm = [MemoryCreate(content=f"warm up {k}") for k in range(8)]
-        writer.store_memories(StoreRequest(namespace="w", items=warm, wait=True))
+        writer.store_memories(StoreRequest(namespace="w", items=warm, wait=True), timeout_s=_WAIT_S)
         queries = sentences(200, seed=99)
         i = iter(range(10**9))
 
