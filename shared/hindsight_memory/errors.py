@@ -65,3 +65,10 @@ class TablesNotCreated(HindsightError):
 
     status = 503
     code = "tables_not_created"
+
+
+class JournalUnavailable(HindsightError):
+    """The write journal could not record an op: it is not acknowledged (embedded mode; the client retries)."""
+
+    status = 503
+    code = "journal_unavailable"

@@ -21,6 +21,7 @@ from .retrieval.recall import Retriever
 from .retrieval.rerank import make_reranker
 from .storage.lance import LanceStore
 from .text import normalize
+from .writer.journal import Journal
 from .writer.messages import (
     FeedbackOp,
     ForgetOp,
@@ -364,8 +365,12 @@ def build_service(
                 raise InvalidInput("queue=sqs needs HINDSIGHT_STORE_QUEUE_URL")
             queue = SqsQueue(settings.store_queue_url)
         else:
+            journal_dir = settings.journal_path()
             queue = InProcessQueue(
-                writer, max_items=settings.batch_max_items, window_ms=settings.batch_window_ms
+                writer,
+                max_items=settings.batch_max_items,
+                window_ms=settings.batch_window_ms,
+                journal=Journal(journal_dir) if journal_dir is not None else None,
             )
     retriever = Retriever(store, embedder, settings, make_reranker(settings.reranker))
     svc = MemoryService(settings, store, embedder, queue, writer, retriever)
