@@ -65,7 +65,10 @@ class Settings(BaseSettings):
 
     # --- store semantics
     working_memory_turns: int = 15
-    dedup_threshold: float | None = Field(default=None, description="Cosine; None = calibrated per embedder")
+    dedup_threshold: float | None = Field(
+        default=None,
+        description="Cosine below which nothing is merged; None = the calibrated rules alone (writer/facts.py)",
+    )
 
     # --- recall
     candidate_pool: int = 60

@@ -78,7 +78,7 @@ class MemoryService:
         if len(req.items) > s.max_items_per_store:
             raise LimitExceeded(f"at most {s.max_items_per_store} items per store call")
         now = utcnow()
-        prepared = [self._prepare(req.namespace, item, now) for item in req.items]
+        prepared = [self._prepare(req.namespace, item, now, i) for i, item in enumerate(req.items)]
         fut = self.queue.submit(StoreOp(namespace=req.namespace, items=prepared))
         ids = [p.id for p in prepared]
         if not req.wait or fut is None:
@@ -95,9 +95,11 @@ class MemoryService:
             deduplicated=out.deduplicated,
             superseded=out.superseded,
             duplicates_of=out.duplicates_of,
+            supersedes=out.supersedes,
+            superseded_by=out.superseded_by,
         )
 
-    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime) -> PreparedItem:
+    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime, index: int = 0) -> PreparedItem:
         s = self.settings
         content = normalize(item.content)
         if not content:
@@ -108,7 +110,8 @@ class MemoryService:
             raise LimitExceeded(f"metadata larger than {s.max_metadata_bytes} bytes")
         if item.kind == Kind.working and not item.session_id:
             raise InvalidInput("working memory needs a session_id")
-        idem = idempotency_key(namespace, item)
+        by_arrival = not item.idempotency_key and item.occurred_at is None
+        idem = idempotency_key(namespace, item, now if by_arrival else None, index)
         return PreparedItem(
             **item.model_dump(exclude={"occurred_at", "content"}),
             content=content,
@@ -116,6 +119,7 @@ class MemoryService:
             stored_at=now,
             idem_key=idem,
             id=memory_id(idem),
+            key_from_arrival=by_arrival,
         )
 
     def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:

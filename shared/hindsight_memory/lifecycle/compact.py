@@ -165,7 +165,7 @@ def _summarise_histories(svc: MemoryPort, ns: str, mems: list[Memory]) -> int:
             MemoryCreate(
                 content=f"{cur.slot} changed {len(chain) - 1} times, now: {cur.content}. History: {values}",
                 kind=Kind.semantic,
-                source=Source.reflection,
+                source=Source.compact,
                 slot=f"{cur.slot} history",
                 occurred_at=cur.occurred_at,
                 entities=cur.entities,
