@@ -122,6 +122,51 @@ class MemoryService:
             key_from_arrival=by_arrival,
         )
 
+    def store_status(self, namespace: str, ids: list[str]) -> dict[str, Any]:
+        """What became of stored items, by the ids a store returned: `pending` (not applied yet, or unknown),
+        `stored` (its own memory: active, superseded or forgotten, with what it replaced or what replaced it),
+        `merged` (a duplicate or a retry: the memory it was folded into), `archived`.
+
+        Raises:
+            InvalidInput: bad namespace or a malformed id.
+        """
+        from .storage.lance import COLD
+
+        validate_namespace(namespace)
+        ids = list(dict.fromkeys(ids))
+        events = {e["id"]: e for e in self.store.find_events(namespace, lambda w: w.ids(ids))}
+        wanted = set(ids) | {e["memory_id"] for e in events.values() if e.get("memory_id")}
+        mems = {m.id: m for m, _ in self.store.get(namespace, wanted)}
+        cold = {m.id for m, _ in self.store.get(namespace, wanted - set(mems), table=COLD)}
+        items: dict[str, dict[str, Any]] = {}
+        for i in ids:
+            e = events.get(i)
+            if e is None:
+                items[i] = {"state": "pending"}
+                continue
+            target = e.get("memory_id") or i
+            m = mems.get(target)
+            out: dict[str, Any] = {"state": "stored" if target == i else "merged"}
+            if target != i:
+                out["into"] = target
+            if m is None:
+                out["status"] = "archived" if target in cold else "gone"
+            else:
+                out["status"] = m.status.value
+                out.update(
+                    {
+                        k: v
+                        for k, v in (
+                            ("supersedes", m.supersedes),
+                            ("superseded_by", m.superseded_by),
+                            ("valid_until", m.valid_until.isoformat() if m.valid_until else None),
+                        )
+                        if v
+                    }
+                )
+            items[i] = out
+        return {"namespace": namespace, "items": items}
+
     def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
         """Remote writer: poll the event log until every id is recorded."""
         deadline = time.monotonic() + timeout_s

@@ -7,7 +7,14 @@ import pytest
 
 from tests.gateway.conftest import mcp_client
 
-AGENT_TOOLS = {"memory_store", "memory_recall", "memory_reflect", "memory_forget", "memory_feedback"}
+AGENT_TOOLS = {
+    "memory_store",
+    "memory_recall",
+    "memory_status",
+    "memory_reflect",
+    "memory_forget",
+    "memory_feedback",
+}
 ADMIN_TOOLS = {"memory_stats", "memory_export", "memory_import", "memory_compact"}
 
 

@@ -8,7 +8,7 @@ from itertools import islice
 from typing import Any
 
 from ..errors import Forbidden, InvalidInput, LimitExceeded
-from ..models import MemoryCreate, RecallQuery, StoreRequest
+from ..models import SERVER_SOURCES, MemoryCreate, RecallQuery, StoreRequest
 from ..service import MemoryService
 from .auth import Principal
 from .tenants import TenantRegistry
@@ -42,13 +42,26 @@ class Operations:
             raise LimitExceeded(f"at most {self.settings.max_items_per_store} items per store call")
         # Validate every item before anything is queued: a bad item fails the whole call, nothing half-stored.
         req = StoreRequest.model_validate({"namespace": namespace, "items": items, "wait": wait})
+        for i, item in enumerate(req.items):
+            if item.source in SERVER_SOURCES:
+                # Refused, not recorded as claimed: recall then vouches for every server source it shows.
+                raise InvalidInput(
+                    f"items.{i}.source: {item.source.value!r} is written by the server itself; a client stores "
+                    "with user, agent or tool"
+                )
         res = self._svc(who, namespace).store_memories(req)
         return res.model_dump(mode="json")
+
+    def status(self, who: Principal, namespace: str, ids: list[str]) -> dict[str, Any]:
+        """What became of stored items, by the ids a store returned (also after wait=false)."""
+        if not ids or len(ids) > self.settings.max_items_per_store:
+            raise LimitExceeded(f"give 1 to {self.settings.max_items_per_store} ids")
+        return self._svc(who, namespace).store_status(namespace, ids)
 
     def recall(self, who: Principal, query: RecallQuery) -> dict[str, Any]:
         if query.top_k > self.settings.max_top_k:
             raise LimitExceeded(f"top_k is at most {self.settings.max_top_k}")
-        for name in ("since", "until", "now"):
+        for name in ("since", "until", "now", "as_of"):
             value = getattr(query, name)
             # Storage timestamps cannot express years before 1000 (the filter fails); no memory is that old.
             if value is not None and not EARLIEST <= value <= LATEST:

@@ -31,6 +31,12 @@ class FeedbackRequest(BaseModel):
     useful: bool
 
 
+class StatusRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    namespace: str
+    ids: list[str] = Field(min_length=1, max_length=500)
+
+
 class ErrorBody(BaseModel):
     error: dict[str, str] = Field(description="{'code': ..., 'message': ...}")
 
@@ -55,6 +61,10 @@ def build_router(ops: Operations) -> APIRouter:
     @r.post("/memories/store", response_model=StoreResult, summary="Store memories")
     def store(body: StoreRequest, who: Who) -> dict[str, Any]:
         return ops.store(who, body.namespace, list(body.items), body.wait)
+
+    @r.post("/memories/status", summary="What became of stored items: pending, stored, superseded or merged")
+    def status(body: StatusRequest, who: Who) -> dict[str, Any]:
+        return ops.status(who, body.namespace, body.ids)
 
     @r.post("/memories/recall", summary="Recall memories (returned as data with provenance)")
     def recall(body: RecallQuery, who: Who) -> dict[str, Any]:

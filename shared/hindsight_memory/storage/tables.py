@@ -102,6 +102,7 @@ class Tables:
         self._tables_lock = threading.Lock()
         # Columns added since a table was written, which this process may not add (read-only): read as null.
         self._missing: dict[str, frozenset[str]] = {}
+        self._commits = 0
         for role, name, schema, check in (
             (MEMORIES, self.memories_name, self._schema, check_model),
             (EVENTS, EVENTS, EVENT_SCHEMA, False),
