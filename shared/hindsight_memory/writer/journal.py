@@ -190,10 +190,10 @@ class Journal:
     # ------------------------------------------------------------------ after the writer
     def done(self, seqs: Iterable[int]) -> None:
         """The writer committed these entries: remove them."""
-        seqs = [(s,) for s in seqs]
-        if seqs:
+        rows = [(s,) for s in seqs]
+        if rows:
             with self._done_lock:
-                self._done_db.executemany("DELETE FROM ops WHERE seq = ?", seqs)
+                self._done_db.executemany("DELETE FROM ops WHERE seq = ?", rows)
 
     def failed(self, seq: int, error: str) -> int:
         """Applying this entry failed: keep it and count the attempt. Returns the attempts so far."""

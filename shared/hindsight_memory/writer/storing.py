@@ -235,8 +235,11 @@ def _judge(
     out = []
     for m, cos, v in candidates:
         old = b.statement(m.content, m.entities, m.slot)
-        verdict = relate(old, new, cos, b.th, lambda m=m: b.sharper(m.content, it.content))
-        out.append((m, cos, v, verdict))
+
+        def sharper(text: str = m.content) -> float:
+            return b.sharper(text, it.content)
+
+        out.append((m, cos, v, relate(old, new, cos, b.th, sharper)))
     return out
 
 
