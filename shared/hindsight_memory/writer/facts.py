@@ -378,26 +378,26 @@ def _is_value(word: str) -> bool:
     return word.startswith("#") or any(ch.isdigit() or ch in "@./" for ch in word)
 
 
-def _no_merge(old: Statement, new: Statement, same_slot: bool) -> Verdict:
-    """Below the configured merge floor, only an announced new value of the same slot counts."""
-    if same_slot and new.change and not old.change and old.words != new.words:
-        return Verdict("update", "announced change")
-    return Verdict("distinct", "below the configured dedup threshold")
-
-
 def relate(
     old: Statement, new: Statement, cosine: float, th: Thresholds, sharper: Callable[[], float] | None = None
 ) -> Verdict:
     """What `new` (stored later) does to `old`. `cosine`: of their passage embeddings; `sharper()`: of their
     query-side embeddings, asked for only when a swapped word is all that differs."""
-    shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
     if old.speaker != new.speaker:
         return Verdict("distinct", "said by someone else")
     if old.entities and new.entities and not old.entities & new.entities:
         return Verdict("distinct", "about other entities")
+    verdict = _relate(old, new, cosine, th, sharper)
+    if verdict.relation == "duplicate" and cosine < th.merge_floor:
+        return Verdict("distinct", "below the configured dedup threshold")
+    return verdict
+
+
+def _relate(
+    old: Statement, new: Statement, cosine: float, th: Thresholds, sharper: Callable[[], float] | None
+) -> Verdict:
+    shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
     same_slot = bool(old.slot and new.slot and key(old.slot) == key(new.slot))
-    if cosine < th.merge_floor:
-        return _no_merge(old, new, same_slot)
     if old.text.casefold() == new.text.casefold():
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot:
