@@ -4,6 +4,7 @@ every stored id can be asked, and sources only the server writes are refused."""
 
 import asyncio
 
+import httpx
 import pytest
 
 from hindsight_memory.config import Settings
@@ -72,6 +73,17 @@ def test_an_updated_budget_supersedes_the_old_one_and_says_until_when_it_held(ga
     history = {m["id"]: m for m in recall(gateway, ns, "trip budget", include_history=True)}
     assert history[old["ids"][0]]["status"] == "superseded"
     assert history[old["ids"][0]]["valid_until"].startswith("2026-04-10")
+    # the same over REST, and what became of the old id
+    body = {"namespace": ns, "query": "what was my trip budget?", "as_of": "2026-03-31T00:00:00Z"}
+    rest = httpx.post(f"{gateway}/v1/memories/recall", json=body, timeout=60, trust_env=False).json()
+    assert [m["id"] for m in rest["memories"]] == old["ids"]
+    status = httpx.post(
+        f"{gateway}/v1/memories/status",
+        json={"namespace": ns, "ids": old["ids"]},
+        timeout=60,
+        trust_env=False,
+    ).json()
+    assert status["items"][old["ids"][0]]["superseded_by"] == new["ids"][0]
 
 
 def test_two_allergies_are_two_facts(gateway):

@@ -152,3 +152,29 @@ def test_a_table_written_before_the_validity_column_is_read_as_open_ended(tmp_pa
         assert new.stored == 1
     finally:
         svc.close()
+
+
+def test_the_cli_recalls_as_of_a_past_time(tmp_path, capsys):
+    from hindsight_memory.cli import main
+
+    store_args = ["--store", str(tmp_path / "data"), "--embedder", "hashing"]
+    assert main([*store_args, "store", "me/x", "My budget is 5000 yuan", "--occurred-at", "2026-01-05"]) == 0
+    assert (
+        main(
+            [
+                *store_args,
+                "store",
+                "me/x",
+                "Update: my budget is now 8000 yuan",
+                "--occurred-at",
+                "2026-04-01",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert main([*store_args, "recall", "me/x", "budget", "--json", "--as-of", "2026-03-01"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert [m["content"] for m in out["memories"]] == ["My budget is 5000 yuan"]
