@@ -9,6 +9,15 @@ cleanup() {
   if [ "$started" = 1 ]; then bash localstack/stop.sh || true; fi
 }
 trap cleanup EXIT
+# The inspector's browser tests drive Debian's Chromium (never a downloaded browser): install it when missing.
+# If it cannot be installed, those tests fail under CI=true rather than skip.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  else
+    echo "chromium + chromium-driver are missing and cannot be installed here (needs root and apt-get)" >&2
+  fi
+fi
 if [ -f localstack/start.sh ] && [ "${HINDSIGHT_SKIP_LOCALSTACK:-0}" != "1" ]; then
   bash localstack/install.sh
   # start.sh writes the pid here only if it started LocalStack: one already running is reused and left running.

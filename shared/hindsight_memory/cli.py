@@ -1,14 +1,20 @@
-"""The `hindsight` command line: serve, store, recall, import, export, stats, reindex, compact, bench."""
+"""The `hindsight` command line: serve, store, recall, show, edit, restore, forget, import, export, stats,
+reindex, compact, bench."""
 
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .config import Settings
 from .errors import HindsightError, InvalidInput
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from .inspector.models import MemoryDetail
+    from .inspector.service import Inspector
     from .service import MemoryService
 
 
@@ -87,6 +93,80 @@ def cmd_recall(args: argparse.Namespace) -> int:
             text = m.content if len(m.content) <= 90 else m.content[:87] + "..."
             print(f"{m.score:6.3f}  {m.kind.value:<9} {m.occurred_at:%Y-%m-%d %H:%M} {text}")
     return 0
+
+
+def _memory_command(
+    args: argparse.Namespace, act: "Callable[[Inspector, str], BaseModel | dict[str, Any]]"
+) -> int:
+    """Open the service, find the memory's namespace unless given, run `act(inspector, namespace)`, print JSON.
+
+    Raises:
+        NotFound: no memory with this id in any namespace of the tenant.
+    """
+    from .errors import NotFound
+    from .inspector.service import Inspector
+    from .inspector.views import check_id
+
+    svc = _service(args)
+    try:
+        namespace = args.namespace or svc.store.locate(check_id(args.id))
+        if namespace is None:
+            raise NotFound(f"no memory {args.id} in this store")
+        out = act(Inspector(svc), namespace)
+    finally:
+        svc.close()
+    print(json.dumps(out, indent=2) if isinstance(out, dict) else out.model_dump_json(indent=2))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    if not args.json:
+        return _memory_command(args, lambda i, ns: _human(i.detail(ns, args.id)))
+    return _memory_command(args, lambda i, ns: i.detail(ns, args.id))
+
+
+def _human(d: "MemoryDetail") -> dict[str, Any]:
+    """The detail, trimmed to what a person reads first (--json prints everything)."""
+    m = d.memory
+    return {
+        "id": m.id,
+        "namespace": m.namespace,
+        "kind": m.kind.value,
+        "status": "archived" if d.memory.table == "cold" else m.status.value,
+        "content": m.content,
+        "occurred_at": m.occurred_at.isoformat(),
+        "source": m.source.value,
+        "tags": m.tags,
+        "entities": m.entities,
+        "importance": m.importance,
+        "confidence": m.confidence,
+        "versions": [f"{v.id} {v.status.value:<10} {v.source:<15} {v.content[:60]}" for v in d.versions],
+        "source_events": len(d.source_events),
+        "derived": [f"{x.id} {x.kind.value} {x.content[:60]}" for x in d.derived],
+        "recalled": d.usage.access_count,
+    }
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from .models import MemoryCorrection
+
+    fix = MemoryCorrection(
+        content=args.content,
+        tags=args.tag,
+        entities=args.entity,
+        importance=args.importance,
+        confidence=args.confidence,
+        note=args.note,
+    )
+    return _memory_command(args, lambda i, ns: i.correct(ns, args.id, fix))
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    return _memory_command(args, lambda i, ns: i.restore(ns, args.id))
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    return _memory_command(args, lambda i, ns: i.forget(ns, args.id, purge=args.purge))
 
 
 def _ns(value: str) -> str | None:
@@ -204,6 +284,34 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--as-of", help="what was true then (ISO 8601, e.g. 2026-03-31)")
     s.set_defaults(fn=cmd_recall)
 
+    s = sub.add_parser("show", help="one memory: its versions, sources, what was derived from it, usage")
+    s.add_argument("id")
+    s.add_argument("-n", "--namespace", help="where it lives (default: looked up in every namespace)")
+    s.add_argument("--json", action="store_true", help="everything, as the REST API returns it")
+    s.set_defaults(fn=cmd_show)
+
+    s = sub.add_parser("edit", help="correct a memory: a new version supersedes it (history kept)")
+    s.add_argument("id")
+    s.add_argument("-n", "--namespace")
+    s.add_argument("--content", help="the corrected text")
+    s.add_argument("--tag", action="append", help="replaces its tags (repeat for several)")
+    s.add_argument("--entity", action="append", help="replaces its entities (repeat for several)")
+    s.add_argument("--importance", type=float)
+    s.add_argument("--confidence", type=float)
+    s.add_argument("--note", help="why (kept with the new version)")
+    s.set_defaults(fn=cmd_edit)
+
+    s = sub.add_parser("restore", help="undo a soft forget or an archive")
+    s.add_argument("id")
+    s.add_argument("-n", "--namespace")
+    s.set_defaults(fn=cmd_restore)
+
+    s = sub.add_parser("forget", help="forget one memory (hidden, restorable; --purge erases it)")
+    s.add_argument("id")
+    s.add_argument("-n", "--namespace")
+    s.add_argument("--purge", action="store_true")
+    s.set_defaults(fn=cmd_forget)
+
     s = sub.add_parser("import", help="import JSONL (store items or an export) or CSV (simple facts)")
     s.add_argument("namespace", help="target namespace (an export keeps its own when this is '-')")
     s.add_argument("path")
@@ -253,6 +361,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=2000,
         help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)",
+    )
+    s.add_argument(
+        "--inspector",
+        type=int,
+        default=100_000,
+        help="memories for the inspector's page-load bench (0 = skip)",
     )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(

@@ -29,6 +29,20 @@ class LimitExceeded(InvalidInput):
     code = "limit_exceeded"
 
 
+class NotFound(HindsightError):
+    """No such memory, reflection run or page file in the caller's namespace."""
+
+    status = 404
+    code = "not_found"
+
+
+class Conflict(HindsightError):
+    """The request is valid but the memory is not in a state that allows it (e.g. correcting an old version)."""
+
+    status = 409
+    code = "conflict"
+
+
 class Unauthorized(HindsightError):
     status = 401
     code = "unauthorized"

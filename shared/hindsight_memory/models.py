@@ -53,6 +53,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+def clean_labels(values: list[str]) -> list[str]:
+    """Tags or entities with whitespace collapsed and duplicates dropped (order kept).
+
+    Raises:
+        ValueError: a label empty or longer than 128 characters.
+    """
+    out: list[str] = []
+    for v in values:
+        v = " ".join(str(v).split())
+        if not v or len(v) > 128:
+            raise ValueError("tags and entities must be 1-128 characters")
+        if v not in out:
+            out.append(v)
+    return out
+
+
 class MemoryCreate(_Strict):
     """One item of a store call, as a client sends it."""
 
@@ -80,14 +96,16 @@ class MemoryCreate(_Strict):
     @field_validator("tags", "entities")
     @classmethod
     def _clean_labels(cls, values: list[str]) -> list[str]:
-        out: list[str] = []
-        for v in values:
-            v = " ".join(str(v).split())
-            if not v or len(v) > 128:
-                raise ValueError("tags and entities must be 1-128 characters")
-            if v not in out:
-                out.append(v)
-        return out
+        return clean_labels(values)
+
+    @field_validator("source")
+    @classmethod
+    def _not_a_correction(cls, v: Source) -> Source:
+        if v == Source.user_correction:
+            raise ValueError(
+                "'user-correction' is set by a correction (PATCH /v1/memories/{id}), not by a store"
+            )
+        return v
 
     @field_validator("occurred_at")
     @classmethod
@@ -127,6 +145,27 @@ class Memory(BaseModel):
     embed_model: str = ""
     tier: str = "hot"
     valid_until: datetime | None = None  # when it stopped being true: the occurred_at of what superseded it
+
+
+class MemoryCorrection(_Strict):
+    """A person's correction of a memory: only the fields given change. It becomes a new version that supersedes
+    the old one (which is kept as history)."""
+
+    content: str | None = Field(default=None, min_length=1, description="The corrected text")
+    tags: list[str] | None = Field(default=None, max_length=64)
+    entities: list[str] | None = Field(default=None, max_length=64)
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    note: str | None = Field(default=None, max_length=1000, description="Why; kept with the new version")
+
+    @field_validator("tags", "entities")
+    @classmethod
+    def _clean_labels(cls, values: list[str] | None) -> list[str] | None:
+        return None if values is None else clean_labels(values)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields to change (note excluded)."""
+        return self.model_dump(exclude_none=True, exclude={"note"})
 
 
 class MemoryPublic(BaseModel):

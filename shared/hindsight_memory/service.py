@@ -181,7 +181,7 @@ class MemoryService:
         if q.top_k > self.settings.max_top_k:
             raise LimitExceeded(f"top_k is at most {self.settings.max_top_k}")
         result, ids = self.retriever.recall(q)
-        self.counters.add(recalls=1, recall_hits=0 if result.missing else 1)
+        self.counters.add_recall(q.namespace, hit=not result.missing)
         if ids:
             self._touch(q.namespace, ids)
         return result

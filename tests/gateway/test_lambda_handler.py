@@ -83,3 +83,27 @@ def test_the_module_handler_builds_itself_from_the_environment_once(lambda_setti
     built = gateway_handler._handler
     second = gateway_handler.handler(event("gateway_url_tools_list"), None)
     assert first["statusCode"] == second["statusCode"] == 200 and gateway_handler._handler is built
+
+
+def test_the_inspector_page_and_its_api_work_through_the_function_url(lambda_settings):
+    handle = gateway_handler.build_handler(lambda_settings)
+    page = handle(event("gateway_url_ui_page"), None)
+    script = handle(event("gateway_url_ui_script"), None)
+    handle(event("gateway_url_store"), None)
+    listed = handle(event("gateway_url_list_memories"), None)
+    (memory,) = body(listed)["items"]
+    fix = copy.deepcopy(event("gateway_url_correct_memory"))
+    fix["rawPath"] = fix["requestContext"]["http"]["path"] = f"/v1/memories/{memory['id']}"
+    fixed = handle(fix, None)
+    recalled = handle(event("gateway_httpapi_recall"), None)
+    assert page["statusCode"] == 200 and not page.get("isBase64Encoded")
+    assert "memory inspector" in page["body"] and "/ui/app.js" in page["body"]
+    assert "script-src 'self'" in page["headers"]["content-security-policy"]
+    assert script["statusCode"] == 200 and script["headers"]["content-type"].startswith("text/javascript")
+    assert memory["content"] == "The deploy target for project X is eu-west-1."
+    assert fixed["statusCode"] == 200 and body(fixed)["supersedes"] == memory["id"]
+    top = body(recalled)["result"]["structuredContent"]["memories"][0]
+    assert (
+        top["content"] == "The deploy target for project X is eu-central-1."
+        and top["source"] == "user-correction"
+    )

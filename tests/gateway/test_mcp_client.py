@@ -14,6 +14,7 @@ AGENT_TOOLS = {
     "memory_reflect",
     "memory_forget",
     "memory_feedback",
+    "memory_correct",
 }
 ADMIN_TOOLS = {"memory_stats", "memory_export", "memory_import", "memory_compact"}
 

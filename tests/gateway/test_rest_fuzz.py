@@ -12,6 +12,17 @@ OPERATIONS = [
     ("/v1/memories/forget", "POST"),
     ("/v1/memories/feedback", "POST"),
     ("/v1/stats", "GET"),
+    # the inspector's routes
+    ("/v1/namespaces", "GET"),
+    ("/v1/overview", "GET"),
+    ("/v1/memories", "GET"),
+    ("/v1/events", "GET"),
+    ("/v1/memories/{memory_id}", "GET"),
+    ("/v1/memories/{memory_id}", "PATCH"),
+    ("/v1/memories/{memory_id}", "DELETE"),
+    ("/v1/memories/{memory_id}/restore", "POST"),
+    ("/v1/reflection/runs", "GET"),
+    ("/v1/reflection/runs/{run_id}", "GET"),
 ]
 
 

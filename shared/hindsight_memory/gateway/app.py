@@ -17,12 +17,14 @@ from starlette.types import Receive, Scope, Send
 from ..config import Settings
 from ..errors import HindsightError, error_body
 from .auth import TokenRegistry
+from .inspector_api import build_inspector_router
 from .mcp_tools import HindsightMCP, build_mcp
 from .metrics import CONTENT_TYPE, Metrics
 from .middleware import GatewayMiddleware
 from .operations import Operations
 from .rest import build_router
 from .tenants import TenantRegistry
+from .ui import build_ui_router
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +150,8 @@ def create_app(
     )
     app.state.settings, app.state.ops, app.state.metrics, app.state.mcp = settings, ops, metrics, mcp
     app.include_router(build_router(ops))
+    app.include_router(build_inspector_router(ops))  # /v1 reads and corrections for the inspector
+    app.include_router(build_ui_router())  # the /ui page
     app.router.routes.append(Route("/mcp", endpoint=endpoint))
 
     @app.exception_handler(HindsightError)

@@ -18,7 +18,7 @@ from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
 from ..errors import HindsightError, Unauthorized
-from ..models import Kind, MemoryCreate, RecallQuery
+from ..models import Kind, MemoryCorrection, MemoryCreate, RecallQuery
 from ..writer.messages import ForgetFilter
 from .auth import Principal
 from .operations import DATA_NOTE, Operations
@@ -50,6 +50,7 @@ USAGE_PROMPT = """You have a long-term memory, reached through the memory_* tool
 4. When a recalled memory helped, call memory_feedback with useful=true; when it was wrong or irrelevant, useful=false.
 5. At the end of a task, call memory_reflect with the session_id so lessons are distilled for next time.
 6. When the user asks you to forget something, recall it to find its id, then call memory_forget.
+7. When the user says a remembered fact is wrong, recall it to find its id, then call memory_correct with the fix.
 """
 
 Namespace = Annotated[
@@ -264,6 +265,35 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, float], None] | None
                 who, namespace, ids or [], purge, filter, everything, include_subnamespaces
             ),
         )
+
+    @mcp.tool(
+        name="memory_correct", annotations=ToolAnnotations(destructive_hint=False, idempotent_hint=True)
+    )
+    async def memory_correct(
+        namespace: Namespace,
+        id: Annotated[str, Field(description="Id of the memory to correct (from memory_recall)")],
+        content: Annotated[str | None, Field(description="The corrected statement")] = None,
+        tags: Annotated[list[str] | None, Field(description="Replace its tags")] = None,
+        entities: Annotated[list[str] | None, Field(description="Replace its entities")] = None,
+        importance: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        note: Annotated[str | None, Field(description="Why it was wrong (kept with the new version)")] = None,
+    ) -> CallToolResult:
+        """Correct a memory that is wrong or out of date, e.g. when the user says a recalled fact is wrong. Writes
+        a new version that replaces it in recall (the old one stays as history). Returns the new version's id."""
+
+        def go(who: Principal) -> dict[str, Any]:
+            fix = MemoryCorrection(
+                content=content,
+                tags=tags,
+                entities=entities,
+                importance=importance,
+                confidence=confidence,
+                note=note,
+            )
+            return ops.correct(who, namespace, id, fix)
+
+        return await run("memory_correct", go)
 
     @mcp.tool(name="memory_feedback", annotations=ToolAnnotations(idempotent_hint=False))
     async def memory_feedback(

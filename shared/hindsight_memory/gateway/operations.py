@@ -8,8 +8,11 @@ from itertools import islice
 from typing import Any
 
 from ..errors import Forbidden, InvalidInput, LimitExceeded
-from ..models import SERVER_SOURCES, MemoryCreate, RecallQuery, StoreRequest
+from ..inspector.models import NamespaceList
+from ..inspector.service import Inspector
+from ..models import SERVER_SOURCES, MemoryCorrection, MemoryCreate, RecallQuery, StoreRequest
 from ..service import MemoryService
+from ..storage.lance import COLD, EVENTS, MEMORIES
 from .auth import Principal
 from .tenants import TenantRegistry
 
@@ -29,6 +32,11 @@ class Operations:
     def _svc(self, who: Principal, namespace: str) -> MemoryService:
         who.require(namespace)
         return self.tenants.get(who.tenant)
+
+    def inspector(self, who: Principal, namespace: str) -> Inspector:
+        """The inspector's reads and changes over the caller's tenant, once `namespace` is checked against the
+        token (as for every tool)."""
+        return Inspector(self._svc(who, namespace))
 
     # ------------------------------------------------------------------ agent tools
     def store(
@@ -95,6 +103,12 @@ class Operations:
             namespace, where=where, everything=everything, purge=purge, subtree=include_subnamespaces
         )
 
+    def correct(
+        self, who: Principal, namespace: str, memory_id: str, fix: MemoryCorrection
+    ) -> dict[str, Any]:
+        """A person's fix of a memory: a new version supersedes it (memory_correct, PATCH /v1/memories/{id})."""
+        return self.inspector(who, namespace).correct(namespace, memory_id, fix)
+
     def feedback(self, who: Principal, namespace: str, memory_id: str, useful: bool) -> dict[str, Any]:
         if not memory_id or len(memory_id) > 128:
             raise InvalidInput("id must be a memory id returned by recall")
@@ -112,6 +126,14 @@ class Operations:
             raise InvalidInput("give a session_id or an inline trajectory")
         svc = self._svc(who, namespace)
         return svc.reflect(namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
+
+    def namespaces(self, who: Principal) -> NamespaceList:
+        """The namespaces holding data (memories, archive or events) that this token may read."""
+        store = self.tenants.get(who.tenant).store
+        found = {ns for table in (MEMORIES, COLD, EVENTS) for ns in store.namespaces(table)}
+        return NamespaceList(
+            namespaces=sorted(ns for ns in found if who.may_access(ns)), tenant=who.tenant, admin=who.admin
+        )
 
     # ------------------------------------------------------------------ admin tools
     def stats(self, who: Principal, namespace: str) -> dict[str, Any]:

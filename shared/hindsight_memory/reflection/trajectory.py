@@ -72,9 +72,9 @@ class InlineTurn(BaseModel):
 def load(store: LanceStore, namespace: str, session_id: str) -> Trajectory:
     """The session's turns from the event log (working memory keeps only the last few), oldest first."""
     rows = store.find_events(namespace, lambda w: w.keys_in("session_key", [key(session_id)]))
-    rows = [
-        r for r in rows if r.get("source") != Source.reflection.value and r.get("kind") != Kind.semantic.value
-    ]
+    # Reflection's own output and people's corrections of memories are not steps of the task.
+    skip = (Source.reflection.value, Source.user_correction.value)
+    rows = [r for r in rows if r.get("source") not in skip and r.get("kind") != Kind.semantic.value]
     rows.sort(key=lambda r: (r["occurred_at"], r["stored_at"], r["id"]))
     turns = [
         Turn(

@@ -84,21 +84,21 @@ class Retriever:
         memories = [_public(c) for c in top]
         explain = None
         if q.explain:
+            below = [c for c in cands if c not in relevant]
             explain = {
                 **info,
                 "min_relevance": floor,
-                "results": [
-                    {
-                        "id": c.memory.id,
-                        "score": round(c.score, 4),
-                        "ranks": c.ranks,
-                        "raw": {k: round(v, 4) for k, v in c.raw.items()},
-                        "factors": {k: round(v, 4) for k, v in c.factors.items()},
-                        "why": _why(c),
-                    }
-                    for c in top
+                "results": [_trace(c) for c in top],
+                "dropped_below_min_relevance": [c.memory.id for c in below][:20],
+                # The same trace for candidates that did not make it, with the reason (for the inspector).
+                "dropped": [
+                    {**_trace(c), "content": c.memory.content[:300], "dropped": reason}
+                    for reason, group in (
+                        (f"relevance below {floor:.2f}", below[:20]),
+                        (f"ranked below top_k={q.top_k}", relevant[q.top_k :][:20]),
+                    )
+                    for c in group
                 ],
-                "dropped_below_min_relevance": [c.memory.id for c in cands if c not in relevant][:20],
             }
         return RecallResult(memories=memories, missing=not memories, explain=explain), [
             m.id for m in memories
@@ -348,6 +348,18 @@ def _dedup(cands: list[Candidate]) -> list[Candidate]:
             seen.add(h)
             out.append(c)
     return out
+
+
+def _trace(c: Candidate) -> dict[str, Any]:
+    """How one candidate was scored: each channel's rank and raw score, the factors, and a one-line reason."""
+    return {
+        "id": c.memory.id,
+        "score": round(c.score, 4),
+        "ranks": c.ranks,
+        "raw": {k: round(v, 4) for k, v in c.raw.items()},
+        "factors": {k: round(v, 4) for k, v in c.factors.items()},
+        "why": _why(c),
+    }
 
 
 def _why(c: Candidate) -> str:

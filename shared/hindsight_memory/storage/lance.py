@@ -2,8 +2,10 @@
 is scoped to one namespace here, whatever the caller asks, so no query path can cross namespaces.
 
 `LanceStore` puts together one module per job: tables.py (opening, catalog, commits, guards), reads.py, search.py,
-writes.py, maintenance.py (upkeep, purge), runlog.py (reflection runs); snapshot.py serves the warm index."""
+writes.py, maintenance.py (upkeep, purge), runlog.py (reflection runs), browse.py (the inspector's pages and
+counts); snapshot.py serves the warm index."""
 
+from .browse import Browse
 from .maintenance import Maintenance
 from .runlog import REFLECTION_RUNS, RunLogTable
 from .search import Search
@@ -21,5 +23,5 @@ __all__ = [
 ]
 
 
-class LanceStore(Search, Writes, Maintenance, RunLogTable):
+class LanceStore(Search, Browse, Writes, Maintenance, RunLogTable):
     """Tables: `memories` (hot and warm), `events` (append-only raw log), `cold` (archived memories)."""

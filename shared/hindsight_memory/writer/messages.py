@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..models import Kind, MemoryCreate, as_utc
+from ..models import Kind, MemoryCorrection, MemoryCreate, as_utc
 from ..text import normalize
 
 
@@ -123,6 +123,18 @@ class AdjustOp(BaseModel):
     at: datetime
 
 
+class CorrectOp(BaseModel):
+    """A person corrected a memory: `new_id` (fixed at the edge) becomes a new version superseding `id`."""
+
+    op: Literal["correct"] = "correct"
+    namespace: str
+    id: str
+    new_id: str
+    idem_key: str
+    correction: MemoryCorrection
+    at: datetime
+
+
 class ArchiveOp(BaseModel):
     """Move memories to the cold tier (their own table), never deleting them."""
 
@@ -192,6 +204,7 @@ WriteOp = Annotated[
     | UpdateOp
     | ClearWorkingOp
     | AdjustOp
+    | CorrectOp
     | ArchiveOp
     | RestoreOp
     | MergeOp

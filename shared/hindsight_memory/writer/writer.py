@@ -2,7 +2,7 @@
 one embedding pass, one merge into `memories`, one append to `events`. Every step is idempotent, so a batch
 that is delivered again (SQS redelivery, a crash between commits) converges to the same state.
 
-Ops reach their code through a registry (op type -> Handler): the writer's own small ops by default, and those of
+Ops reach their code through a registry (op type -> Handler): the writer's own small ops and the correction (correct.py) by default, and those of
 the packages above it (lifecycle: forget, archive, merge, import, upkeep, reindex) given by whoever builds the
 writer (service.build_writer), so the writer never imports them."""
 
@@ -13,7 +13,7 @@ from typing import Any
 from ..embed import Embedder
 from ..models import Kind
 from ..storage.lance import LanceStore
-from . import small_ops
+from . import correct, small_ops
 from .context import Handler, Pending, working_turns_of
 from .messages import StoreOp, WriteOp
 from .storing import StoreOutcome, store_items
@@ -41,7 +41,7 @@ class Writer:
         self.dedup_threshold = dedup_threshold
         self.working_turns = working_turns
         self.embed_batch_size = embed_batch_size
-        self.handlers: dict[type, Handler] = {**small_ops.HANDLERS, **(handlers or {})}
+        self.handlers: dict[type, Handler] = {**small_ops.HANDLERS, **correct.HANDLERS, **(handlers or {})}
 
     def switch_to(self, store: LanceStore, embedder: Embedder) -> None:
         """Write to `store` with `embedder` from the next op on (a reindex switched tables)."""
