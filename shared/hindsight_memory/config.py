@@ -133,7 +133,14 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8765
     tokens: str | None = Field(default=None, description="JSON list of token records (hashes only)")
+    tokens_file: str | None = Field(
+        default=None, description="File holding such a list, re-read while serving"
+    )
     secret_arn: str | None = Field(default=None, description="Serverless: secret holding tokens and LLM keys")
+    # Token records are re-read this often from the file or the secret, so a revoked token stops working within
+    # this time (at most a minute); an unknown token re-reads them at once, but at most once per miss interval.
+    token_refresh_s: float = Field(default=30.0, gt=0, le=60)
+    token_miss_refresh_s: float = Field(default=5.0, ge=0, le=60)
     allowed_hosts: str = "localhost,127.0.0.1,[::1]"
 
     @field_validator("*", mode="before")

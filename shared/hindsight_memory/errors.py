@@ -86,3 +86,10 @@ class JournalUnavailable(HindsightError):
 
     status = 503
     code = "journal_unavailable"
+
+
+class PurgeIncomplete(HindsightError):
+    """A purge removed the rows but could not delete every old copy of their bytes (retry the purge)."""
+
+    status = 503
+    code = "purge_incomplete"

@@ -1,12 +1,37 @@
 """Typed models at the boundaries: MemoryCreate -> Memory -> MemoryPublic, RecallQuery -> RecallResult."""
 
+import re
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
-from .namespaces import validate_namespace
+from .namespaces import Namespace
+
+# Every memory and event id this service hands out: 32 lowercase hex digits. One pattern, checked at the edge
+# (requests, import records) and again by the filter builder, so a malformed id never reaches the writer.
+MEMORY_ID = re.compile(r"^[0-9a-f]{32}$")
+ID_RULE = "must be a memory id as returned by store or recall (32 lowercase hex digits)"
+
+
+def _checked_id(value: object) -> str:
+    if not isinstance(value, str) or not MEMORY_ID.fullmatch(value):
+        raise ValueError(ID_RULE)
+    return value
+
+
+MemoryId = Annotated[str, BeforeValidator(_checked_id), Field(pattern=MEMORY_ID.pattern)]
+
+
+def _checked_run_id(value: object) -> str:
+    if not isinstance(value, str) or not MEMORY_ID.fullmatch(value):
+        raise ValueError("must be a reflection run id (32 lowercase hex digits)")
+    return value
+
+
+# A reflection run's id: the same shape as a memory id, its own message.
+RunId = Annotated[str, BeforeValidator(_checked_run_id), Field(pattern=MEMORY_ID.pattern)]
 
 
 class Kind(StrEnum):
@@ -89,7 +114,7 @@ class MemoryCreate(_Strict):
     slot: str | None = Field(
         default=None, max_length=256, description="Fact slot, e.g. 'budget'; a new value supersedes"
     )
-    source_ids: list[str] = Field(
+    source_ids: list[MemoryId] = Field(
         default_factory=list, max_length=256, description="Events this was derived from"
     )
 
@@ -195,14 +220,9 @@ class MemoryPublic(BaseModel):
 
 
 class StoreRequest(_Strict):
-    namespace: str
+    namespace: Namespace
     items: list[MemoryCreate] = Field(min_length=1)
     wait: bool = False
-
-    @field_validator("namespace")
-    @classmethod
-    def _namespace(cls, v: str) -> str:
-        return validate_namespace(v)
 
 
 class StoreResult(BaseModel):
@@ -224,7 +244,7 @@ class StoreResult(BaseModel):
 
 
 class RecallQuery(_Strict):
-    namespace: str
+    namespace: Namespace
     query: str = Field(min_length=1, max_length=4000)
     top_k: int = Field(default=5, ge=1)
     kinds: list[Kind] | None = None
@@ -242,11 +262,6 @@ class RecallQuery(_Strict):
     include_archived: bool = False
     explain: bool = False
     channels: list[str] = Field(default_factory=lambda: ["vector", "fts"], description="vector, fts or both")
-
-    @field_validator("namespace")
-    @classmethod
-    def _namespace(cls, v: str) -> str:
-        return validate_namespace(v)
 
     @field_validator("since", "until", "now", "as_of")
     @classmethod

@@ -12,12 +12,12 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import InvalidInput
-from ..models import as_utc
+from ..models import MEMORY_ID, as_utc
 from ..namespaces import validate_namespace
 from ..text import key
 
 _HEX = re.compile(r"^[0-9a-f]{8,64}$")
-_ID = re.compile(r"^[0-9a-f]{32}$")
+_ID = MEMORY_ID
 _COLUMN = re.compile(r"^[a-z_]{1,32}$")
 
 
