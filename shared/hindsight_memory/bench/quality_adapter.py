@@ -25,11 +25,14 @@ def run(
     embedder_obj: Embedder | None = None,
     store_uri: str | None = None,
     named: bool = False,
+    writes: dict[str, int] | None = None,
     **settings_overrides: Any,
 ) -> "QualityReport":
     """`embedder_obj` (e.g. the benchmarks' embedding cache) replaces the one `embedder` names; `store_uri` keeps
     the tables somewhere known instead of a temporary folder; `named`: the conversations between two named
-    speakers, asked about in the third person (quality/named.py)."""
+    speakers, asked about in the third person (quality/named.py); `writes`, when given, receives how many turns
+    were stored and how many stand as their own active memory (a turn merged into another or superseded would be
+    hidden from recall)."""
     from .quality.evaluate import RecallOutcome, run_quality_benchmark
     from .quality.generator import generate
     from .quality.named import named as to_named
@@ -44,6 +47,8 @@ def run(
     )
 
     def store_turns(namespace: str, items: list[dict[str, Any]]) -> None:
+        if writes is not None:
+            writes["turns"] = writes.get("turns", 0) + len(items)
         for s in range(0, len(items), 200):
             batch = {"namespace": namespace, "items": items[s : s + 200], "wait": True}
             svc.store_memories(StoreRequest.model_validate(batch), timeout_s=3600)
@@ -70,6 +75,9 @@ def run(
             dataset=to_named(dataset) if named else dataset,
         )
         report.crosslingual = run_crosslingual(store_turns, recall_hybrid)
+        if writes is not None:
+            counts = svc.store.status_counts(None)
+            writes["active"] = sum(by.get("active", 0) for by in counts.values())
         return report
     finally:
         svc.close()

@@ -236,8 +236,15 @@ def _store_seeds(
     if not seeds:
         return
     assert namespace is not None  # parse_record refuses a seed without a target namespace
-    # Seeds already stored (an earlier run of the same file) are known by their idempotency keys: skipped here,
-    # before they cost a trip through the writer.
+    # A seed without key or time would be keyed by its arrival (a client's "Yes." said twice is two turns): give it
+    # one from its content, so that a re-run of the file knows it. Seeds already stored (an earlier run of the
+    # same file) are known by their idempotency keys: skipped here, before they cost a trip through the writer.
+    seeds[:] = [
+        s
+        if s.idempotency_key or s.occurred_at
+        else s.model_copy(update={"idempotency_key": f"import|{idempotency_key(namespace, s)}"})
+        for s in seeds
+    ]
     keys = [idempotency_key(namespace, s) for s in seeds]
     done = svc.store.events_by_idem(namespace, keys)
     todo = [s for s, k in zip(seeds, keys, strict=True) if k not in done]

@@ -124,7 +124,7 @@ class Scorer:
                 score *= PHATIC_PRIOR
             if sig.side and turn_side(m.content, sig.side) not in ("", sig.side):
                 score *= OTHER_SIDE_PRIOR
-            if m.status != Status.active:
+            if m.status != Status.active and not current_at(m, q.as_of):
                 score *= HISTORY_PRIOR
             c.raw["cosine"] = cos
             c.factors = {
@@ -139,6 +139,12 @@ class Scorer:
                 "usage": usage,
             }
             c.score = score
+
+
+def current_at(m: Memory, as_of: datetime | None) -> bool:
+    """Whether a replaced memory was still the current value at `as_of` (a recall of the past): then it is no
+    history there, and ranks like an active memory."""
+    return as_of is not None and m.valid_until is not None and m.valid_until > as_of
 
 
 def question_side(query: str, cands: Iterable[Candidate]) -> str:

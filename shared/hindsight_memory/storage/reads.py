@@ -73,9 +73,9 @@ class Reads(Tables):
     ) -> Iterator[list[tuple[Memory, Any]]]:
         """Every memory of a namespace (None: of all namespaces, for maintenance only), page by page."""
         where = Where(namespace) if namespace else Where.all_namespaces()
+        cols = WITH_VECTOR if with_vectors else SEARCH_COLUMNS
         t = self._table(table)
-        cols = self._present(t, WITH_VECTOR if with_vectors else SEARCH_COLUMNS)
-        for batch in t.search().where(str(where)).select(cols).to_batches(batch_rows):
+        for batch in t.search().where(self._sql(t, where)).select(self._cols(t, cols)).to_batches(batch_rows):
             rows = batch.to_pylist()
             rows = self._only_namespace(namespace, rows) if namespace else rows
             yield [(row_to_memory(r), row_vectors(r)) for r in rows]

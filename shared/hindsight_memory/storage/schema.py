@@ -19,6 +19,19 @@ MODEL_KEY = b"hindsight.embed_model"
 DIM_KEY = b"hindsight.embed_dim"
 
 
+def added_columns(dim: int) -> list[pa.Field]:
+    """Columns added after tables were first written: added (all null) when such a table is opened by a process
+    that may write it; a process that may only read treats a missing one as null (see Tables)."""
+    return [
+        # When a superseded memory stopped being true (null: still true, or unknown).
+        pa.field("valid_until", TS),
+        # A memory split into passages (embed/passages.py): one vector per passage, and each passage's
+        # [start, end) in `content`, flattened; both null for a memory embedded as one text.
+        pa.field("passages", pa.list_(pa.list_(pa.float32(), dim))),
+        pa.field("passage_spans", pa.list_(pa.int32())),
+    ]
+
+
 def memory_schema(dim: int, model_id: str) -> pa.Schema:
     return pa.schema(
         [
@@ -29,11 +42,7 @@ def memory_schema(dim: int, model_id: str) -> pa.Schema:
             pa.field("content", pa.string()),
             pa.field("context", pa.string()),
             pa.field("search_text", pa.string()),  # content + context, Chinese segmented: the FTS column
-            pa.field("vector", pa.list_(pa.float32(), dim)),  # the memory as a whole
-            # A memory split into passages (embed/passages.py): one vector per passage, and each passage's
-            # [start, end) in `content`, flattened; both null for a memory embedded as one text.
-            pa.field("passages", pa.list_(pa.list_(pa.float32(), dim))),
-            pa.field("passage_spans", pa.list_(pa.int32())),
+            pa.field("vector", pa.list_(pa.float32(), dim)),  # the whole memory (passages: added_columns)
             pa.field("occurred_at", TS),
             pa.field("stored_at", TS),
             pa.field("updated_at", TS),
@@ -61,6 +70,7 @@ def memory_schema(dim: int, model_id: str) -> pa.Schema:
             pa.field("content_hash", pa.string()),
             pa.field("embed_model", pa.string()),
             pa.field("tier", pa.string()),
+            *added_columns(dim),
         ],
         metadata={MODEL_KEY: model_id.encode(), DIM_KEY: str(dim).encode()},
     )
@@ -160,6 +170,7 @@ def memory_to_row(m: Memory, vectors: Any) -> dict[str, Any]:
         "content_hash": content_hash(m.content),
         "embed_model": m.embed_model,
         "tier": m.tier,
+        "valid_until": m.valid_until,
     }
 
 
@@ -211,4 +222,5 @@ def row_to_memory(r: dict[str, Any]) -> Memory:
         embed_model=r.get("embed_model") or "",
         tier=r.get("tier") or "hot",
         passages=_spans(r.get("passage_spans")),
+        valid_until=_ts(r.get("valid_until")),
     )

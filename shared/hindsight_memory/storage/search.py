@@ -45,11 +45,12 @@ class Search(Reads):
             if hits is not None:
                 return self._memories(namespace, hits)
         t = self._table(table)
-        cols = [*self._present(t, WITH_VECTOR), "_distance"]
-        rows = self._nearest(t, "vector", vector, str(where), cols, limit)
+        cols = self._cols(t, [*WITH_VECTOR, "_distance"])
+        rows = self._nearest(t, "vector", vector, self._sql(t, where), cols, limit)
         if "passages" in cols and self._holds_passages(t):
             # Split memories compete by their best passage: a second search over the passage vectors only.
-            rows += self._nearest(t, "passages", vector, str(where.copy().not_null("passages")), cols, limit)
+            only_split = where.copy().not_null("passages")
+            rows += self._nearest(t, "passages", vector, self._sql(t, only_split), cols, limit)
         best: dict[str, tuple[Memory, float, Any]] = {}
         for r in self._only_namespace(namespace, rows):
             vecs = row_vectors(r)
@@ -92,8 +93,8 @@ class Search(Reads):
         rows = (
             t.search(list(vectors), vector_column_name="vector")
             .distance_type("cosine")
-            .where(str(where), prefilter=True)
-            .select([*self._present(t, WITH_VECTOR), "_distance"])
+            .where(self._sql(t, where), prefilter=True)
+            .select(self._cols(t, [*WITH_VECTOR, "_distance"]))
             .limit(limit)
             .to_list()
         )
@@ -118,8 +119,8 @@ class Search(Reads):
         t = self.memories
         rows = (
             t.search(text, query_type="fts", fts_columns="search_text")
-            .where(str(where), prefilter=True)
-            .select([*self._present(t, WITH_VECTOR), "_score"])
+            .where(self._sql(t, where), prefilter=True)
+            .select(self._cols(t, [*WITH_VECTOR, "_score"]))
             .limit(limit)
             .to_list()
         )

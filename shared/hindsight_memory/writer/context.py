@@ -44,7 +44,7 @@ class WriterState(Protocol):
 
     store: LanceStore
     embedder: Embedder
-    dedup_threshold: float
+    dedup_threshold: float | None
     working_turns: int
     passages: PassagePlan
 
