@@ -1,6 +1,6 @@
-"""A fake OpenAI-compatible chat-completions server on 127.0.0.1 for tests.
+"""A fake OpenAI-compatible chat-completions server on 127.0.0.1, for tests and the reflection bench.
 
-Tests script its replies; the real litellm code path talks to it over HTTP (model "openai/<name>", api_base=
+Tests script its replies (the bench gives it a deterministic function of the request); the real litellm code path talks to it over HTTP (model "openai/<name>", api_base=
 server.url). Token counts are estimated as characters / 4, so cost measurements are comparable across runs."""
 
 import json
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Reply = str | dict | Callable[[dict], "str | dict"]
+Reply = str | dict[str, Any] | Callable[[dict[str, Any]], "str | dict[str, Any]"]
 
 
 def estimate_tokens(text: str) -> int:
@@ -24,7 +24,7 @@ class FakeLLM:
 
     replies: list[Reply] = field(default_factory=list)
     default: Reply | None = None
-    requests: list[dict] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     _server: ThreadingHTTPServer | None = None
@@ -64,7 +64,7 @@ class FakeLLM:
             self._server.shutdown()
             self._server.server_close()
 
-    def _answer(self, body: dict) -> tuple[int, dict]:
+    def _answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         with self._lock:
             self.requests.append(body)
             reply = self.replies.pop(0) if self.replies else self.default

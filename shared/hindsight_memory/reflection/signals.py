@@ -25,10 +25,11 @@ _AMBIGUOUS = set(
 )
 # Where a command starts: the start of the text or of a line, after : $ ` ; | ( && (and their full-width forms), or
 # after a word that introduces one (run, using, with, 执行...). The program may carry a path (~/venv/bin/pip).
+_LEAD = r"run|runs|running|ran|execute|executing|using|with|via|then"
 _COMMAND_AT = re.compile(
-    r"(^|[:$`;|(\n：，、]|&&|\b(?:run|runs|running|ran|execute|executing|using|with|via|then)\b|运行|执行|使用|用|然后)"
-    r"\s*((?:~?[\w.-]*/)*[a-z][a-z0-9_-]*[a-z0-9])(?![\w-]|\.\w)(\s+[-\w\"'./~$@*%{]|\()?",
-    re.IGNORECASE | re.MULTILINE,
+    rf"(^|[:$`;|(\n：，、]|&&|\b(?i:{_LEAD})\b|运行|执行|使用|用|然后)"
+    rf"\s*(?!(?i:{_LEAD})\b)((?:~?[\w.-]*/)*[a-z][a-z0-9_-]*[a-z0-9])(?![\w-]|\.\w)(\s+[-\w\"'./~$@*%{{]|\()?",
+    re.MULTILINE,
 )
 _CALL = re.compile(r"(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\(")
 _TOOL_PREFIX = re.compile(r"^\s*([a-z][a-z0-9_-]*[a-z0-9]):\s")
