@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..config import Settings
-from ..models import Kind, MemoryCreate, Source, StoreRequest
+from ..models import Kind, MemoryCreate, RecallQuery, Source, StoreRequest
 from ..service import MemoryService, build_service
 from .fake_llm import FakeLLM
 from .stats import table
@@ -48,7 +48,7 @@ def fake_reader(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def store_task(svc: MemoryService, namespace: str, task: Task) -> None:
+def store_task(svc: MemoryService, namespace: str, task: Task) -> list[str]:
     items = []
     for t in task.turns:
         meta: dict[str, Any] = {k: t[k] for k in ("tool", "status") if k in t}
@@ -62,7 +62,16 @@ def store_task(svc: MemoryService, namespace: str, task: Task) -> None:
                 metadata=meta,
             )
         )
-    svc.store_memories(StoreRequest(namespace=namespace, items=items, wait=True))
+    return svc.store_memories(StoreRequest(namespace=namespace, items=items, wait=True)).ids
+
+
+def recalled_turns(svc: MemoryService, namespace: str, task: Task, ids: list[str]) -> int:
+    """Turns still returned by recall after reflection, each asked for with its own words (top 5)."""
+    found = 0
+    for turn, memory_id in zip(task.turns, ids, strict=True):
+        res = svc.recall(RecallQuery(namespace=namespace, query=turn["content"], top_k=5))
+        found += any(m.id == memory_id for m in res.memories)
+    return found
 
 
 def run_set(tasks: list[Task], mode: str, embedder: str) -> list[dict[str, Any]]:
@@ -81,7 +90,7 @@ def run_set(tasks: list[Task], mode: str, embedder: str) -> list[dict[str, Any]]
     try:
         for task in tasks:
             ns = f"bench/{re.sub(r'[^a-z0-9-]', '-', task.id.lower())}"
-            store_task(svc, ns, task)
+            ids = store_task(svc, ns, task)
             out = svc.reflect(ns, session_id=task.id)
             kept = [d["text"] for d in out.get("lessons", []) if d["decision"] in ("insert", "merge")]
             episode = out.get("episode") if out["status"] == "done" else None
@@ -91,6 +100,8 @@ def run_set(tasks: list[Task], mode: str, embedder: str) -> list[dict[str, Any]]
                     "status": out["status"],
                     "scores": score(task, episode, kept),
                     "episode": episode,
+                    "turns": len(ids),
+                    "turns_recalled": recalled_turns(svc, ns, task, ids),
                 }
             )
     finally:
@@ -104,7 +115,12 @@ def accuracy(
     rows: list[dict[str, Any]], keep: Callable[[dict[str, Any]], bool] = lambda r: True
 ) -> dict[str, Any]:
     chosen = [r for r in rows if keep(r)]
-    out: dict[str, Any] = {"tasks": len(chosen), "skipped": sum(r["status"] != "done" for r in chosen)}
+    out: dict[str, Any] = {
+        "tasks": len(chosen),
+        "skipped": sum(r["status"] != "done" for r in chosen),
+        "turns": sum(r["turns"] for r in chosen),
+        "turns_recalled": sum(r["turns_recalled"] for r in chosen),
+    }
     for f in FIELDS:
         out[f] = sum(r["scores"][f] for r in chosen) / len(chosen) if chosen else 0.0
     return out
@@ -130,8 +146,9 @@ def bench_reflection(
             table_rows.append([mode, name, acc["tasks"], acc["skipped"], *(f"{acc[f]:.0%}" for f in FIELDS)])
     text = table(
         "reflection on the labelled trajectory set: share of tasks with each field right"
-        " (llm = the fake LLM server, which reads the prompt only: plumbing, not a model)",
-        ["mode", "set", "tasks", "skipped", *FIELDS],
+        " (llm = the fake LLM server, which reads the prompt only: plumbing, not a model); turns recalled after ="
+        " turns returned in the top 5 when asked with their own words, after reflection cleared working memory",
+        ["mode", "set", "tasks", "skipped", *FIELDS, "turns recalled after"],
         table_rows,
     )
     return text, results
