@@ -143,7 +143,10 @@ def bench_reflection(
             for lang in ("en", "zh"):
                 results[f"{mode}/{name}/{lang}"] = accuracy(rows, _language_is(lang))
             acc = accuracy(rows)
-            table_rows.append([mode, name, acc["tasks"], acc["skipped"], *(f"{acc[f]:.0%}" for f in FIELDS)])
+            recalled = f"{acc['turns_recalled']}/{acc['turns']}"
+            table_rows.append(
+                [mode, name, acc["tasks"], acc["skipped"], *(f"{acc[f]:.0%}" for f in FIELDS), recalled]
+            )
     text = table(
         "reflection on the labelled trajectory set: share of tasks with each field right"
         " (llm = the fake LLM server, which reads the prompt only: plumbing, not a model); turns recalled after ="
