@@ -78,6 +78,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
                 top_k=args.top_k,
                 explain=args.explain,
                 include_history=args.history,
+                as_of=args.as_of,
             )
         )
     finally:
@@ -280,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--explain", action="store_true")
     s.add_argument("--history", action="store_true", help="include superseded values")
+    s.add_argument("--as-of", help="what was true then (ISO 8601, e.g. 2026-03-31)")
     s.set_defaults(fn=cmd_recall)
 
     s = sub.add_parser("show", help="one memory: its versions, sources, what was derived from it, usage")
@@ -350,6 +352,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--sizes", default="10000,100000", help="comma-separated memory counts")
     s.add_argument("--million", action="store_true", help="also run at 1,000,000 memories")
     s.add_argument("--quality", choices=["off", "small", "full"], default="small")
+    s.add_argument(
+        "--pairs", choices=["on", "off"], default="on", help="dedup/supersede on the labelled pair set"
+    )
     s.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     s.add_argument(
         "--fragments",

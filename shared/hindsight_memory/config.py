@@ -1,5 +1,6 @@
 """All configuration in one place. Explicit arguments beat environment variables (prefix ``HINDSIGHT_``)."""
 
+import hashlib
 from pathlib import Path
 from typing import Literal
 
@@ -7,6 +8,7 @@ from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path.home() / ".hindsight" / "data"
+DEFAULT_JOURNAL_ROOT = Path.home() / ".hindsight" / "journal"  # journals of object-store (s3://) stores
 
 
 class Settings(BaseSettings):
@@ -40,6 +42,22 @@ class Settings(BaseSettings):
     # (queue=sqs), 1 s in embedded mode (where only other tools, e.g. the CLI, write besides this process).
     read_consistency_s: float | None = None
 
+    # Embedded mode: every store op is written to a local journal (SQLite, fsync'd) before it is acknowledged and
+    # replayed at the next start if the process dies before committing it (writer/journal.py). One directory per
+    # store: <store_uri>/_journal for a folder, ~/.hindsight/journal/<digest of store_uri> for s3://, or
+    # journal_dir. Off: an acknowledged store waits in memory until its commit. Serverless (queue=sqs) has SQS.
+    journal: bool = True
+    journal_dir: str | None = None
+
+    def journal_path(self) -> Path | None:
+        if not self.journal or self.queue == "sqs":
+            return None
+        if self.journal_dir:
+            return Path(self.journal_dir).expanduser()
+        if "://" in self.store_uri:
+            return DEFAULT_JOURNAL_ROOT / hashlib.sha256(self.store_uri.encode()).hexdigest()[:16]
+        return Path(self.store_uri).expanduser() / "_journal"
+
     def read_consistency(self) -> float:
         if self.read_consistency_s is not None:
             return self.read_consistency_s
@@ -47,7 +65,10 @@ class Settings(BaseSettings):
 
     # --- store semantics
     working_memory_turns: int = 15
-    dedup_threshold: float | None = Field(default=None, description="Cosine; None = calibrated per embedder")
+    dedup_threshold: float | None = Field(
+        default=None,
+        description="Cosine below which nothing is merged; None = the calibrated rules alone (writer/facts.py)",
+    )
 
     # --- recall
     candidate_pool: int = 60
@@ -112,7 +133,14 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8765
     tokens: str | None = Field(default=None, description="JSON list of token records (hashes only)")
+    tokens_file: str | None = Field(
+        default=None, description="File holding such a list, re-read while serving"
+    )
     secret_arn: str | None = Field(default=None, description="Serverless: secret holding tokens and LLM keys")
+    # Token records are re-read this often from the file or the secret, so a revoked token stops working within
+    # this time (at most a minute); an unknown token re-reads them at once, but at most once per miss interval.
+    token_refresh_s: float = Field(default=30.0, gt=0, le=60)
+    token_miss_refresh_s: float = Field(default=5.0, ge=0, le=60)
     allowed_hosts: str = "localhost,127.0.0.1,[::1]"
 
     @field_validator("*", mode="before")

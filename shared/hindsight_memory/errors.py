@@ -79,3 +79,17 @@ class TablesNotCreated(HindsightError):
 
     status = 503
     code = "tables_not_created"
+
+
+class JournalUnavailable(HindsightError):
+    """The write journal could not record an op: it is not acknowledged (embedded mode; the client retries)."""
+
+    status = 503
+    code = "journal_unavailable"
+
+
+class PurgeIncomplete(HindsightError):
+    """A purge removed the rows but could not delete every old copy of their bytes (retry the purge)."""
+
+    status = 503
+    code = "purge_incomplete"

@@ -1,12 +1,37 @@
 """Typed models at the boundaries: MemoryCreate -> Memory -> MemoryPublic, RecallQuery -> RecallResult."""
 
+import re
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
-from .namespaces import validate_namespace
+from .namespaces import Namespace
+
+# Every memory and event id this service hands out: 32 lowercase hex digits. One pattern, checked at the edge
+# (requests, import records) and again by the filter builder, so a malformed id never reaches the writer.
+MEMORY_ID = re.compile(r"^[0-9a-f]{32}$")
+ID_RULE = "must be a memory id as returned by store or recall (32 lowercase hex digits)"
+
+
+def _checked_id(value: object) -> str:
+    if not isinstance(value, str) or not MEMORY_ID.fullmatch(value):
+        raise ValueError(ID_RULE)
+    return value
+
+
+MemoryId = Annotated[str, BeforeValidator(_checked_id), Field(pattern=MEMORY_ID.pattern)]
+
+
+def _checked_run_id(value: object) -> str:
+    if not isinstance(value, str) or not MEMORY_ID.fullmatch(value):
+        raise ValueError("must be a reflection run id (32 lowercase hex digits)")
+    return value
+
+
+# A reflection run's id: the same shape as a memory id, its own message.
+RunId = Annotated[str, BeforeValidator(_checked_run_id), Field(pattern=MEMORY_ID.pattern)]
 
 
 class Kind(StrEnum):
@@ -21,7 +46,16 @@ class Source(StrEnum):
     tool = "tool"
     reflection = "reflection"
     import_ = "import"
+    induction = "induction"  # a pattern drawn from several episodes
+    compact = "compact"  # a summary written by compaction ("budget changed 3 times, now ...")
     user_correction = "user-correction"  # a new version written by a person correcting a memory
+
+
+# Sources only the server produces: a client may not claim them (refused at the edge), so a memory carrying one
+# was written by the server itself, and recall says so (`provenance`).
+SERVER_SOURCES = frozenset(
+    {Source.reflection, Source.induction, Source.import_, Source.compact, Source.user_correction}
+)
 
 
 class Status(StrEnum):
@@ -80,7 +114,7 @@ class MemoryCreate(_Strict):
     slot: str | None = Field(
         default=None, max_length=256, description="Fact slot, e.g. 'budget'; a new value supersedes"
     )
-    source_ids: list[str] = Field(
+    source_ids: list[MemoryId] = Field(
         default_factory=list, max_length=256, description="Events this was derived from"
     )
 
@@ -135,6 +169,7 @@ class Memory(BaseModel):
     slot: str | None = None
     embed_model: str = ""
     tier: str = "hot"
+    valid_until: datetime | None = None  # when it stopped being true: the occurred_at of what superseded it
 
 
 class MemoryCorrection(_Strict):
@@ -177,18 +212,17 @@ class MemoryPublic(BaseModel):
     status: Status = Status.active
     supersedes: str | None = None
     superseded_by: str | None = None
+    valid_until: datetime | None = None
     source_ids: list[str] = Field(default_factory=list)
+    provenance: Literal["server", "client"] = Field(
+        default="client", description="'server': written by the server itself (reflection, import...)"
+    )
 
 
 class StoreRequest(_Strict):
-    namespace: str
+    namespace: Namespace
     items: list[MemoryCreate] = Field(min_length=1)
     wait: bool = False
-
-    @field_validator("namespace")
-    @classmethod
-    def _namespace(cls, v: str) -> str:
-        return validate_namespace(v)
 
 
 class StoreResult(BaseModel):
@@ -200,10 +234,17 @@ class StoreResult(BaseModel):
     duplicates_of: dict[str, str] = Field(
         default_factory=dict, description="item id -> memory it merged into"
     )
+    supersedes: dict[str, str] = Field(
+        default_factory=dict, description="item id -> the older memory it replaced (kept as history)"
+    )
+    superseded_by: dict[str, str] = Field(
+        default_factory=dict,
+        description="item id -> a newer memory already stating this fact's later value (the item is history)",
+    )
 
 
 class RecallQuery(_Strict):
-    namespace: str
+    namespace: Namespace
     query: str = Field(min_length=1, max_length=4000)
     top_k: int = Field(default=5, ge=1)
     kinds: list[Kind] | None = None
@@ -213,18 +254,16 @@ class RecallQuery(_Strict):
     since: datetime | None = None
     until: datetime | None = None
     now: datetime | None = None
+    as_of: datetime | None = Field(
+        default=None, description="Answer as things stood then: what was current at this time (valid time)"
+    )
     min_score: float | None = Field(default=None, ge=0.0, le=1.0)
     include_history: bool = False
     include_archived: bool = False
     explain: bool = False
     channels: list[str] = Field(default_factory=lambda: ["vector", "fts"], description="vector, fts or both")
 
-    @field_validator("namespace")
-    @classmethod
-    def _namespace(cls, v: str) -> str:
-        return validate_namespace(v)
-
-    @field_validator("since", "until", "now")
+    @field_validator("since", "until", "now", "as_of")
     @classmethod
     def _utc(cls, v: datetime | None) -> datetime | None:
         return as_utc(v) if v else None

@@ -22,6 +22,7 @@ from .retrieval.recall import Retriever
 from .retrieval.rerank import make_reranker
 from .storage.lance import LanceStore
 from .text import normalize
+from .writer.journal import Journal
 from .writer.messages import (
     FeedbackOp,
     ForgetOp,
@@ -78,9 +79,12 @@ class MemoryService:
         s = self.settings
         if len(req.items) > s.max_items_per_store:
             raise LimitExceeded(f"at most {s.max_items_per_store} items per store call")
+        # Each item its own arrival stamp (ordering.py), so a batch keeps its order; the stamp and the item's place
+        # in its call go into the key of an item without key or time, so a real repeat is a new event
         stamps = self._clock.stamps(len(req.items))
         prepared = [
-            self._prepare(req.namespace, item, now) for item, now in zip(req.items, stamps, strict=True)
+            self._prepare(req.namespace, item, now, i)
+            for i, (item, now) in enumerate(zip(req.items, stamps, strict=True))
         ]
         fut = self.queue.submit(StoreOp(namespace=req.namespace, items=prepared))
         ids = [p.id for p in prepared]
@@ -98,9 +102,11 @@ class MemoryService:
             deduplicated=out.deduplicated,
             superseded=out.superseded,
             duplicates_of=out.duplicates_of,
+            supersedes=out.supersedes,
+            superseded_by=out.superseded_by,
         )
 
-    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime) -> PreparedItem:
+    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime, index: int = 0) -> PreparedItem:
         s = self.settings
         content = normalize(item.content)
         if not content:
@@ -111,7 +117,8 @@ class MemoryService:
             raise LimitExceeded(f"metadata larger than {s.max_metadata_bytes} bytes")
         if item.kind == Kind.working and not item.session_id:
             raise InvalidInput("working memory needs a session_id")
-        idem = idempotency_key(namespace, item)
+        by_arrival = not item.idempotency_key and item.occurred_at is None
+        idem = idempotency_key(namespace, item, now if by_arrival else None, index)
         return PreparedItem(
             **item.model_dump(exclude={"occurred_at", "content"}),
             content=content,
@@ -119,7 +126,53 @@ class MemoryService:
             stored_at=now,
             idem_key=idem,
             id=memory_id(idem),
+            key_from_arrival=by_arrival,
         )
+
+    def store_status(self, namespace: str, ids: list[str]) -> dict[str, Any]:
+        """What became of stored items, by the ids a store returned: `pending` (not applied yet, or unknown),
+        `stored` (its own memory: active, superseded or forgotten, with what it replaced or what replaced it),
+        `merged` (a duplicate or a retry: the memory it was folded into), `archived`.
+
+        Raises:
+            InvalidInput: bad namespace or a malformed id.
+        """
+        from .storage.lance import COLD
+
+        validate_namespace(namespace)
+        ids = list(dict.fromkeys(ids))
+        events = {e["id"]: e for e in self.store.find_events(namespace, lambda w: w.ids(ids))}
+        wanted = set(ids) | {e["memory_id"] for e in events.values() if e.get("memory_id")}
+        mems = {m.id: m for m, _ in self.store.get(namespace, wanted)}
+        cold = {m.id for m, _ in self.store.get(namespace, wanted - set(mems), table=COLD)}
+        items: dict[str, dict[str, Any]] = {}
+        for i in ids:
+            e = events.get(i)
+            if e is None:
+                items[i] = {"state": "pending"}
+                continue
+            target = e.get("memory_id") or i
+            m = mems.get(target)
+            out: dict[str, Any] = {"state": "stored" if target == i else "merged"}
+            if target != i:
+                out["into"] = target
+            if m is None:
+                out["status"] = "archived" if target in cold else "gone"
+            else:
+                out["status"] = m.status.value
+                out.update(
+                    {
+                        k: v
+                        for k, v in (
+                            ("supersedes", m.supersedes),
+                            ("superseded_by", m.superseded_by),
+                            ("valid_until", m.valid_until.isoformat() if m.valid_until else None),
+                        )
+                        if v
+                    }
+                )
+            items[i] = out
+        return {"namespace": namespace, "items": items}
 
     def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
         """Remote writer: poll the event log until every id is recorded."""
@@ -368,8 +421,12 @@ def build_service(
                 raise InvalidInput("queue=sqs needs HINDSIGHT_STORE_QUEUE_URL")
             queue = SqsQueue(settings.store_queue_url)
         else:
+            journal_dir = settings.journal_path()
             queue = InProcessQueue(
-                writer, max_items=settings.batch_max_items, window_ms=settings.batch_window_ms
+                writer,
+                max_items=settings.batch_max_items,
+                window_ms=settings.batch_window_ms,
+                journal=Journal(journal_dir) if journal_dir is not None else None,
             )
     retriever = Retriever(store, embedder, settings, make_reranker(settings.reranker))
     svc = MemoryService(settings, store, embedder, queue, writer, retriever)

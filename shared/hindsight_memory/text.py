@@ -107,8 +107,15 @@ _SLOT_TRAILING = re.compile(r"\b(?:now|currently|still|also|actually)$", re.IGNO
 # or an event, and two of those about one subject do not contradict each other.
 _NOT_A_VALUE = re.compile(
     r"^(?:\w+ing\b|in|at|on|to|from|with|for|about|into|so|very|really|too|quite|not|no longer|also|still|"
-    r"always|never|just|going|getting|being|like|such|more|less|kind of|sort of)\b",
+    r"always|never|just|going|getting|being|like|such|more|less|kind of|sort of)\b"
+    # "allergic to peanuts", "afraid of dogs", "good at chess": a relation that may hold for many things at once
+    r"|^\w+ (?:to|of|at|with|about|for|from|on|in|by)\b",
     re.IGNORECASE,
+)
+
+
+_A_KIND_OF = re.compile(
+    r"^(?:(?:my|our|his|her|their|your|a|an)\b|我的|我们的|他的|她的|你的|一个|一位|一名)", re.IGNORECASE
 )
 
 
@@ -117,14 +124,28 @@ ROLES = frozenset(
 )
 
 
-def _speaker(text: str) -> tuple[str, str]:
-    """Split a leading speaker label off a sentence: ("caroline", "I went ...") or ("", text)."""
+# "Update: ...", "Note: ...", "更正：..." lead into a statement; they name no speaker.
+_LEAD_INS = frozenset(
+    """update updated correction note fyi ps reminder remember important warning info 更新 更正 注意 记住 提醒 备注
+    重要""".split()
+)
+_NAME = re.compile(r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}")
+
+
+def speaker_of(text: str) -> tuple[str, str]:
+    """Split a leading speaker label off a sentence: ("caroline", "I went ...") or ("", text). A label is a role
+    ("user", "助手") or a name ("Caroline", "Dr Smith", "小王") before a whole sentence; "Rate limit for the API:
+    100 a minute" has a subject before its colon, not a speaker."""
     m = _LABEL.match(text)
     if not m:
         return "", text
-    label, rest = m.group("label").strip().casefold(), m.group("rest")
+    raw, rest = m.group("label").strip(), m.group("rest")
+    label = raw.casefold()
+    if label in ROLES:
+        return label, rest
     long_rest = len(rest.split()) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
-    return (label, rest) if label in ROLES or long_rest else ("", text)
+    named = bool(_NAME.fullmatch(raw)) or (has_cjk(raw) and len(raw) <= 4)
+    return (label, rest) if long_rest and named and label not in _LEAD_INS else ("", text)
 
 
 # A question or a request: the turn after it answers, and means little without it ("When is it?" / "14 June.").
@@ -149,7 +170,7 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you've|you'd|you're|yourself)\
 
 def side_of_turn(text: str) -> str:
     """ "user" or "agent" when a turn starts with a role label ("user: ...", "assistant: ..."), else ""."""
-    label, _ = _speaker(text)
+    label, _ = speaker_of(text)
     return "user" if label in _USER_ROLES else "agent" if label in _AGENT_ROLES else ""
 
 
@@ -164,13 +185,17 @@ def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
     first = re.split(r"(?<=[.!?。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
-    speaker, first = _speaker(first)
+    speaker, first = speaker_of(first)
     first = _FILLER.sub("", first)
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
     if not m:
         return None
     value = m.group("val").strip()
     if not has_cjk(value) and (len(value.split()) > 5 or _NOT_A_VALUE.match(value)):
+        return None
+    # "Marco is my accountant", "Tom is a doctor", "马可是我的会计": what someone is to us, of which there may be
+    # several; "my accountant is Marco" assigns the one value of a slot.
+    if _A_KIND_OF.match(value):
         return None
     # "Caroline: Yes!" is a name and a reply; "Budget: 5000" and "favourite colour: blue" are facts.
     if (

@@ -15,12 +15,13 @@ from hindsight_memory.gateway.app import create_app
 from hindsight_memory.gateway.auth import create_token
 from tests.support.moto import free_port
 
-# Scopes of the tokens every gateway test uses: tenant "acme" (alice, bob, an admin) and tenant "globex".
+# Scopes of the tokens every gateway test uses: tenant "acme" (alice, bob, carol, an admin) and tenant "globex".
 TOKEN_SPECS = {
     "alice": ("acme", ["alice/*"], False),
     "bob": ("acme", ["bob/*"], False),
     "admin": ("acme", ["*"], True),
     "globex": ("globex", ["alice/*"], False),
+    "carol": ("acme", ["carol/x"], False),  # an exact scope: carol/x itself, nothing under it
 }
 
 

@@ -63,7 +63,7 @@ def test_the_python_client_with_a_wrong_token_cannot_connect(live_gateway):
 
     with pytest.raises(BaseExceptionGroup) as refused:  # the SDK raises the HTTP 401 inside its task group
         run(go())
-    assert refused.group_contains(MCPError, match="error response")
+    assert refused.group_contains(MCPError, match="unauthorized")
 
 
 def test_rest_without_a_token_is_401_and_with_a_wrong_one_too(live_gateway):

@@ -48,6 +48,22 @@ def tool_error(resp) -> str:
     return result["content"][0]["text"]
 
 
+def refused_or_kept(resp) -> None:
+    """A result (stored or answered as data, or a tool error) or, for text the edge refuses outright (control
+    characters), a JSON-RPC error with a 4xx: never a 5xx."""
+    body = resp.json()
+    assert "result" in body or (400 <= resp.status_code < 500 and body["error"]["code"] < 0), body
+
+
+def refused(resp) -> None:
+    """A tool error, or a JSON-RPC error with a 4xx (the edge refuses some text before any tool runs)."""
+    body = resp.json()
+    if "result" in body:
+        assert body["result"]["isError"] is True, body
+    else:
+        assert 400 <= resp.status_code < 500 and body["error"]["code"] < 0, body
+
+
 def count(gw, namespace: str) -> int:
     with gw.http() as http:
         stats = http.get("/v1/stats", params={"namespace": namespace}, headers=gw.headers("admin")).json()
@@ -178,8 +194,8 @@ def test_hostile_strings_in_every_field_are_refused_or_kept_as_plain_data(live_g
     ns = "alice/hostile"
     before_bob = count(live_gateway, "bob/private")
     # As a namespace: always invalid.
-    assert tool_error(call(live_gateway, "memory_recall", {"namespace": hostile, "query": "x"}))
-    assert tool_error(call(live_gateway, "memory_store", {"namespace": hostile, "items": [{"content": "x"}]}))
+    refused(call(live_gateway, "memory_recall", {"namespace": hostile, "query": "x"}))
+    refused(call(live_gateway, "memory_store", {"namespace": hostile, "items": [{"content": "x"}]}))
     # As any other string field: an error, or stored and returned verbatim as data.
     item = {
         "content": hostile,
@@ -190,19 +206,15 @@ def test_hostile_strings_in_every_field_are_refused_or_kept_as_plain_data(live_g
         "metadata": {hostile[:64]: hostile},
         "context": hostile[:4000],
     }
-    stored = call(live_gateway, "memory_store", {"namespace": ns, "items": [item], "wait": True}).json()
-    assert "result" in stored
+    refused_or_kept(call(live_gateway, "memory_store", {"namespace": ns, "items": [item], "wait": True}))
     for args in (
         {"query": hostile[:4000]},
         {"query": "x", "tags": [hostile], "entities": [hostile], "session_id": hostile},
     ):
-        resp = call(live_gateway, "memory_recall", {"namespace": ns, **args}).json()
-        assert "result" in resp
-    assert "result" in call(live_gateway, "memory_forget", {"namespace": ns, "ids": [hostile]}).json()
-    assert (
-        "result"
-        in call(live_gateway, "memory_feedback", {"namespace": ns, "id": hostile, "useful": True}).json()
-    )
+        refused_or_kept(call(live_gateway, "memory_recall", {"namespace": ns, **args}))
+    # Never an id: refused at the gateway, before the writer sees it.
+    refused(call(live_gateway, "memory_forget", {"namespace": ns, "ids": [hostile]}))
+    refused(call(live_gateway, "memory_feedback", {"namespace": ns, "id": hostile, "useful": True}))
     assert count(live_gateway, "bob/private") == before_bob
     still_serving(live_gateway)
 

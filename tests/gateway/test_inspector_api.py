@@ -220,7 +220,10 @@ def test_detail_shows_events_merges_derived_episode_usage_and_reflection_runs(li
         ids = store(
             http, h, ns, [{**t, "session_id": "rotate", "occurred_at": at(i)} for i, t in enumerate(turns)]
         )
-        (dup,) = store(http, h, ns, [{"content": "Rotating the keys now.", "session_id": "rotate"}])
+        # the client retrying the last turn (the same words right after it, no key, no time): merged into it
+        (dup,) = store(
+            http, h, ns, [{"content": "Unsealed the vault and rotated the keys.", "session_id": "rotate"}]
+        )
         http.post(
             "/v1/memories/feedback", headers=h, json={"namespace": ns, "id": ids[1], "useful": True}
         ).raise_for_status()
@@ -228,6 +231,7 @@ def test_detail_shows_events_merges_derived_episode_usage_and_reflection_runs(li
     asyncio.run(_reflect(live_gateway, ns, "rotate"))
     with live_gateway.http() as http:
         turn = http.get(f"/v1/memories/{ids[1]}", params={"namespace": ns}, headers=h).json()
+        last = http.get(f"/v1/memories/{ids[3]}", params={"namespace": ns}, headers=h).json()
         runs = http.get("/v1/reflection/runs", params={"namespace": ns}, headers=h).json()
         run = http.get(
             f"/v1/reflection/runs/{runs['items'][0]['id']}", params={"namespace": ns}, headers=h
@@ -235,8 +239,8 @@ def test_detail_shows_events_merges_derived_episode_usage_and_reflection_runs(li
         episode = http.get(f"/v1/memories/{run['episode_id']}", params={"namespace": ns}, headers=h).json()
     assert runs_before["items"] == []
     assert [e["id"] for e in turn["source_events"]] == [ids[1]]
-    assert [e["id"] for e in turn["merged_events"]] == [dup]  # the same words again in the session: merged
-    assert turn["usage"]["seen_count"] == 2 and turn["usage"]["feedback"] == {"useful": 1, "not_useful": 0}
+    assert [e["id"] for e in last["merged_events"]] == [dup] and turn["merged_events"] == []
+    assert turn["usage"]["seen_count"] == 1 and turn["usage"]["feedback"] == {"useful": 1, "not_useful": 0}
     assert [d["id"] for d in turn["derived"]] == [run["episode_id"]]  # the episode cites the turn
     assert run["trigger"] == "task_end" and run["status"] == "done" and run["mode"] == "heuristic"
     assert run["episode_memory"]["id"] == run["episode_id"] and run["lessons"] == []
@@ -335,7 +339,7 @@ def test_a_scoped_token_reads_only_its_own_namespaces_and_tenant(live_gateway):
         ("get", "/v1/memories", {"namespace": "alice/x", "colour": "red"}, None, 422),
         ("get", "/v1/memories", {"namespace": "alice/x", "limit": 100000}, None, 422),
         ("get", "/v1/memories", {"namespace": "alice/x", "kind": "feelings"}, None, 422),
-        ("get", "/v1/memories", {"namespace": "x' OR '1'='1"}, None, 400),
+        ("get", "/v1/memories", {"namespace": "x' OR '1'='1"}, None, 422),
         ("get", "/v1/memories", {}, None, 422),
         ("get", "/v1/memories/" + "0" * 32, {"namespace": "alice/x"}, None, 404),
         ("patch", "/v1/memories/" + "0" * 32, {"namespace": "alice/x"}, {}, 400),
@@ -432,6 +436,33 @@ def test_the_page_is_static_needs_no_token_to_load_and_carries_a_strict_policy(l
     assert script.headers["content-type"].startswith("text/javascript") and css.status_code == 200
     assert unknown == [404, 404, 404]
     assert "alice/" not in page.text  # the page holds no data: everything comes from /v1 with a token
+
+
+def test_every_page_file_is_the_same_for_everyone_and_holds_no_stored_data(live_gateway):
+    """GIVEN a stored memory WHEN every file of the page is fetched without a token and with two tenants' tokens
+    THEN each answer is the packaged file itself, byte for byte: nothing stored, no namespace or tenant in it."""
+    from importlib import resources
+
+    folder = resources.files("hindsight_memory.gateway").joinpath("static")
+    packaged = {f.name: f.read_bytes() for f in folder.iterdir() if f.name.endswith((".html", ".js", ".css"))}
+    with live_gateway.http() as http:
+        store(
+            http, live_gateway.headers("alice"), "alice/page-data", [{"content": "Marker-7f3a in a memory"}]
+        )
+        served = {
+            who: {
+                name: http.get(
+                    "/ui" if name == "index.html" else f"/ui/{name}", headers=live_gateway.headers(who)
+                )
+                for name in packaged
+            }
+            for who in (None, "alice", "globex")
+        }
+    for who, answers in served.items():
+        for name, resp in answers.items():
+            assert resp.status_code == 200 and resp.content == packaged[name], (who, name)
+            assert b"Marker-7f3a" not in resp.content and b"alice/page-data" not in resp.content
+            assert "set-cookie" not in resp.headers
 
 
 def test_the_script_never_turns_stored_text_into_html_or_code():

@@ -52,7 +52,7 @@ def test_a_reflection_counts_on_metrics_with_its_llm_calls_and_tokens(gateway_wi
             json={"namespace": "alice/p", "query": "csv"},
         )
         assert recall.status_code == 200
-        before = http.get("/metrics").text
+        before = http.get("/metrics", headers={"Authorization": f"Bearer {tokens['admin']}"}).text
     assert _sample(before, "hindsight_reflections_total", "acme") == 0
     assert _sample(before, "hindsight_llm_calls_total", "acme") == 0
 
@@ -68,7 +68,7 @@ def test_a_reflection_counts_on_metrics_with_its_llm_calls_and_tokens(gateway_wi
     assert result.structured_content["status"] == "done" and result.structured_content["mode"] == "llm"
     # THEN /metrics counts one reflection, its one LLM call and the tokens the fake LLM reported
     with httpx.Client(base_url=url, timeout=60, trust_env=False) as http:
-        after = http.get("/metrics").text
+        after = http.get("/metrics", headers={"Authorization": f"Bearer {tokens['admin']}"}).text
     assert "# TYPE hindsight_reflections_total counter" in after
     assert _sample(after, "hindsight_reflections_total", "acme") == 1
     assert _sample(after, "hindsight_llm_calls_total", "acme") == 1

@@ -21,7 +21,8 @@ def recall(svc, ns, query, **kw):
 
 
 def raw_files_containing(settings, needle: str) -> list[str]:
-    """Every stored object (local files or S3 objects) whose bytes contain `needle`."""
+    """Every stored object whose bytes contain `needle`: local files, or on S3 every version of every object
+    (a versioned bucket keeps the bytes of deleted and overwritten objects as noncurrent versions)."""
     data = needle.encode()
     uri = settings.store_uri
     if not uri.startswith("s3://"):
@@ -35,8 +36,17 @@ def raw_files_containing(settings, needle: str) -> list[str]:
         aws_secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "test"),
     )
     hits = []
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
-        for obj in page.get("Contents", []):
-            if data in s3.get_object(Bucket=bucket, Key=obj["Key"])["Body"].read():
-                hits.append(obj["Key"])
+    for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket, Prefix=prefix):
+        for v in page.get("Versions", []):
+            body = s3.get_object(Bucket=bucket, Key=v["Key"], VersionId=v["VersionId"])["Body"].read()
+            if data in body:
+                hits.append(v["Key"] if v["IsLatest"] else f"{v['Key']}?versionId={v['VersionId']}")
     return hits
+
+
+def object_versions(settings) -> int:
+    """How many object versions (current and noncurrent) the store's S3 prefix holds."""
+    bucket, _, prefix = settings.store_uri.removeprefix("s3://").partition("/")
+    s3 = boto3.client("s3", endpoint_url=settings.s3_endpoint, region_name=settings.s3_region)
+    pages = s3.get_paginator("list_object_versions").paginate(Bucket=bucket, Prefix=prefix)
+    return sum(len(page.get("Versions", [])) for page in pages)

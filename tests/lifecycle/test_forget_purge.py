@@ -1,12 +1,32 @@
-"""Forget by ids, by filter and whole namespaces; soft forget is restorable, purge is verified on storage."""
+"""Forget by ids, by filter and whole namespaces; soft forget is restorable, purge is verified on storage:
+every file of a local folder, and every version of every object of a versioned bucket (as the tenant module
+creates it), so no copy of purged text survives anywhere the store keeps bytes."""
 
 import pytest
 
+from hindsight_memory.config import Settings
 from hindsight_memory.errors import InvalidInput
 from hindsight_memory.service import build_service
-from tests.lifecycle.helpers import raw_files_containing, recall, store
+from tests.lifecycle.helpers import object_versions, raw_files_containing, recall, store
+from tests.reflection.conftest import FAILED_THEN_RETRIED
+from tests.support.moto import new_bucket
 
 NS = "alice/proj"
+
+
+@pytest.fixture(params=["local", "s3-versioned"])
+def backend(request, tmp_path):
+    """Settings on a local folder, or on a versioned bucket of the S3 emulator (the tenant module's setup)."""
+
+    def make(**overrides) -> Settings:
+        if request.param == "local":
+            return Settings(store_uri=str(tmp_path / "data"), embedder="hashing", **overrides)
+        endpoint = request.getfixturevalue("s3_endpoint")
+        uri = f"s3://{new_bucket(endpoint, versioned=True)}/tables"
+        return Settings(store_uri=uri, embedder="hashing", s3_endpoint=endpoint, **overrides)
+
+    make.kind = request.param
+    return make
 
 
 @pytest.fixture
@@ -121,3 +141,36 @@ def test_forget_without_a_selection_or_with_a_bad_filter_is_refused(svc_and_sett
         svc.forget_matching(NS)
     with pytest.raises(InvalidInput):
         svc.forget_matching(NS, where={"tags": ["x"], "sql": "1=1"})
+
+
+def test_purge_also_erases_the_reflection_run_log_and_every_old_object_version(svc_and_settings, backend):
+    """GIVEN a task reflected on (the run log's detail holds the episode text) and a secret stored beside it
+    WHEN the namespace is purged THEN no file, no table version and no object version holds either."""
+    svc, settings = svc_and_settings
+    store(svc, NS, "the vault passphrase is narwhal-2288")
+    out = svc.reflect(NS, trajectory=FAILED_THEN_RETRIED, trigger="anomaly")
+    assert out["status"] == "done"
+    svc.flush()
+    assert raw_files_containing(settings, "invoices_tmp"), "the episode text must be stored before the purge"
+    assert [n for n, _ in svc.store.versions_containing("invoices_tmp")].count("reflection_runs") >= 1
+    if backend.kind == "s3-versioned":
+        before = object_versions(settings)
+    purged = svc.forget_matching(NS, everything=True, purge=True)
+    assert purged["purged"] >= 2
+    assert raw_files_containing(settings, "narwhal-2288") == []
+    assert raw_files_containing(settings, "invoices_tmp") == []
+    assert svc.store.versions_containing("invoices_tmp") == []
+    assert svc.reflection_stats(NS)["last_30_days"]["runs"] == 0
+    if backend.kind == "s3-versioned":
+        assert object_versions(settings) < before
+
+
+def test_purging_an_episode_by_id_also_erases_the_runs_that_quote_it(svc_and_settings):
+    svc, settings = svc_and_settings
+    out = svc.reflect(NS, trajectory=FAILED_THEN_RETRIED, trigger="anomaly")
+    other = svc.reflect("alice/other", trajectory=FAILED_THEN_RETRIED, trigger="anomaly")
+    svc.flush()
+    svc.forget(NS, [out["episode_id"]], purge=True)
+    assert [r["id"] for r in svc.store.runs(NS)] == []
+    assert [r["id"] for r in svc.store.runs("alice/other")] == [other["run_id"]]
+    assert recall(svc, "alice/other", "migration 042 failed").memories

@@ -7,6 +7,7 @@ import boto3
 import pytest
 
 from hindsight_memory.errors import InvalidInput
+from hindsight_memory.gateway.auth import TokenRegistry
 from hindsight_memory.serverless.settings import load_settings
 
 
@@ -24,8 +25,12 @@ def test_the_secret_supplies_tokens_and_provider_keys(secrets, monkeypatch):
     monkeypatch.setenv("HINDSIGHT_SECRET_ARN", arn)
     monkeypatch.delenv("HINDSIGHT_TEST_PROVIDER_KEY", raising=False)
     settings = load_settings(client=secrets)
-    assert json.loads(settings.tokens) == [record]
     assert os.environ["HINDSIGHT_TEST_PROVIDER_KEY"] == "sk-test"
+    # The token hashes are not copied into the settings (a copy would outlive a revocation): the gateway's
+    # registry reads them from the secret itself, and again while serving.
+    assert settings.tokens is None
+    registry = TokenRegistry.from_settings(settings, secrets_client=secrets)
+    assert registry.enabled and [r.hash.hex() for r in registry._records] == [record["hash"]]
 
 
 def test_a_secret_that_is_not_a_json_object_is_a_clear_error(secrets, monkeypatch):

@@ -31,7 +31,34 @@ def moto_server():
         server.stop()
 
 
-def new_bucket(endpoint: str) -> str:
+@contextmanager
+def recording_moto_server(path: str):
+    """A moto server of its own plus moto's request recorder (process-wide), writing to `path`; yields
+    (endpoint, calls) where calls() lists the requests recorded so far to this server only."""
+    import json
+
+    from moto.moto_api import recorder
+
+    with moto_server() as endpoint:
+        recorder._location = path  # noqa: SLF001 - the recorder reads its path once, at import
+        recorder.reset_recording()
+
+        def calls() -> list[dict]:
+            rows = [json.loads(line) for line in recorder.download_recording().splitlines() if line]
+            return [r for r in rows if r["url"].startswith(endpoint)]
+
+        recorder.start_recording()
+        try:
+            yield endpoint, calls
+        finally:
+            recorder.stop_recording()
+
+
+def new_bucket(endpoint: str, *, versioned: bool = False) -> str:
+    """A fresh bucket; `versioned` as the tenant module's bucket is (old object versions are kept)."""
     name = f"hs-{uuid.uuid4().hex[:12]}"
-    boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1").create_bucket(Bucket=name)
+    s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
+    s3.create_bucket(Bucket=name)
+    if versioned:
+        s3.put_bucket_versioning(Bucket=name, VersioningConfiguration={"Status": "Enabled"})
     return name

@@ -53,10 +53,40 @@ data "aws_iam_policy_document" "function" {
     resources = [aws_s3_bucket.this.arn]
   }
 
+  # Current objects only: no role may read a noncurrent version (the bytes a purge deleted stay there until
+  # the store function erases them, see PurgeOldVersions).
   statement {
     sid       = "ReadObjects"
-    actions   = ["s3:GetObject", "s3:GetObjectVersion"]
+    actions   = ["s3:GetObject"]
     resources = ["${aws_s3_bucket.this.arn}/*"]
+  }
+
+  # A purge (run by the single writer) ends by deleting the noncurrent versions under the table prefix, so the
+  # bucket's versioning keeps no copy of purged text (SECURITY.md). Only the store function, only that prefix.
+  dynamic "statement" {
+    for_each = each.key == "store" ? [1] : []
+
+    content {
+      sid       = "PurgeOldVersionsList"
+      actions   = ["s3:ListBucketVersions"]
+      resources = [aws_s3_bucket.this.arn]
+
+      condition {
+        test     = "StringLike"
+        variable = "s3:prefix"
+        values   = ["${local.tables_prefix}*"]
+      }
+    }
+  }
+
+  dynamic "statement" {
+    for_each = each.key == "store" ? [1] : []
+
+    content {
+      sid       = "PurgeOldVersions"
+      actions   = ["s3:DeleteObjectVersion"]
+      resources = ["${aws_s3_bucket.this.arn}/${local.tables_prefix}*"]
+    }
   }
 
   dynamic "statement" {

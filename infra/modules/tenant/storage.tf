@@ -108,7 +108,8 @@ resource "aws_s3_bucket_policy" "this" {
   depends_on = [aws_s3_bucket_public_access_block.this]
 }
 
-# Token hashes and LLM keys; the functions read it at cold start.
+# Token hashes and LLM keys; the functions read the keys at cold start, the gateway re-reads the token hashes
+# every HINDSIGHT_TOKEN_REFRESH_S (revocation within a minute).
 resource "aws_secretsmanager_secret" "this" {
   name                    = "hindsight/${var.tenant_id}/config"
   description             = "hindsight ${var.tenant_id}: token hashes and LLM keys"

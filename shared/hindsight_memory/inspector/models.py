@@ -6,7 +6,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..models import Kind, Memory, Status, as_utc
-from ..namespaces import validate_namespace
+from ..namespaces import Namespace
 
 MAX_PAGE = 200
 Table = Literal["memories", "cold"]
@@ -15,7 +15,7 @@ Table = Literal["memories", "cold"]
 class _Query(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    namespace: str = Field(description="The namespace to read (checked against the token's scopes)")
+    namespace: Namespace = Field(description="The namespace to read (checked against the token's scopes)")
     session_id: str | None = Field(default=None, max_length=256)
     since: datetime | None = Field(default=None, description="Occurred at or after (ISO 8601)")
     until: datetime | None = Field(default=None, description="Occurred before (ISO 8601)")
@@ -24,11 +24,6 @@ class _Query(BaseModel):
     )
     limit: int = Field(default=50, ge=1, le=MAX_PAGE)
     cursor: str | None = Field(default=None, max_length=300, description="next_cursor of the previous page")
-
-    @field_validator("namespace")
-    @classmethod
-    def _namespace(cls, v: str) -> str:
-        return validate_namespace(v)
 
     @field_validator("since", "until")
     @classmethod

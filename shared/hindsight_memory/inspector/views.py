@@ -3,17 +3,16 @@
 import base64
 import binascii
 import json
-import re
 from datetime import datetime
 from typing import Any, cast
 
 from ..errors import InvalidInput
-from ..models import Memory
+from ..models import MEMORY_ID, Memory
 from ..storage.browse import Cursor
 from ..storage.lance import MEMORIES
 from .models import EventView, MemoryBrief, MemoryView, Table
 
-ID_RE = re.compile(r"^[0-9a-f]{32}$")
+ID_RE = MEMORY_ID  # memory, event and run ids share one shape
 
 
 def check_id(value: str, what: str = "memory id") -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import InvalidInput
-from ..models import Memory, MemoryCreate, Source, StoreRequest, utcnow
+from ..models import ID_RULE, MEMORY_ID, Memory, MemoryCreate, Source, StoreRequest, utcnow
 from ..namespaces import validate_namespace
 from ..ports import MemoryPort
 from ..storage.lance import COLD, MEMORIES, LanceStore
@@ -117,6 +117,7 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
             return "header", rec
         if kind == "memory":
             m = Memory.model_validate(rec["memory"])
+            _ids(n, m.id, *m.source_ids, *(i for i in (m.supersedes, m.superseded_by) if i))
             if confidence is not None:
                 m = m.model_copy(update={"confidence": confidence})
             validate_namespace(m.namespace)
@@ -128,6 +129,7 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
         if kind == "event":
             e = dict(rec["event"])
             validate_namespace(e["namespace"])
+            _ids(n, e["id"], *([e["memory_id"]] if e.get("memory_id") else []))
             if namespace and e["namespace"] != namespace:
                 e.update(
                     namespace=namespace,
@@ -144,9 +146,17 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
             if confidence is not None:
                 fields["confidence"] = confidence
             return "seed", MemoryCreate.model_validate(fields)
-        raise InvalidInput(f"record {n}: unknown record type {kind!r}")
+        raise InvalidInput(
+            f"record {n}: unknown record type (expected header, memory, event or a seed with content)"
+        )
     except (ValidationError, KeyError, TypeError, ValueError) as exc:
         raise InvalidInput(f"record {n}: {exc}") from exc
+
+
+def _ids(n: int, *ids: Any) -> None:
+    """Ids go into storage filters: one pattern for all of them, checked before anything is queued."""
+    if any(not isinstance(i, str) or not MEMORY_ID.fullmatch(i) for i in ids):
+        raise InvalidInput(f"record {n}: every id {ID_RULE}")
 
 
 def _moved_id(namespace: str, old: str) -> str:

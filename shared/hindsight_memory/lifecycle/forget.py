@@ -1,5 +1,6 @@
-"""Forget: soft (hidden at once, restorable) or purge (gone from every table and every old table version).
-Select by ids, by a filter, or a whole namespace."""
+"""Forget: soft (hidden at once, restorable) or purge (gone from every table, the reflection run log, the
+full-text index, every old table version and every old object version). Select by ids, a filter, or a whole
+namespace."""
 
 from functools import partial
 from typing import Any
@@ -7,6 +8,7 @@ from typing import Any
 from ..models import Memory, Status
 from ..storage.filters import Where
 from ..storage.lance import COLD, MEMORIES, LanceStore
+from ..storage.objects import drop_noncurrent_versions
 from ..writer.messages import ForgetFilter, ForgetOp
 from .tiers import FORGOTTEN_FROM
 
@@ -25,8 +27,20 @@ def forget(store: LanceStore, op: ForgetOp) -> dict[str, Any]:
     event_ids = purged | {i for m in mems for i in m.metadata.get(MERGED_FROM, [])}
     event_ids |= {e["id"] for e in store.find_events(ns, lambda w: w.ids(purged, column="memory_id"))}
     store.purge_ids(ns, purged, event_ids)
-    store.purge_history()
+    # A reflection run's detail quotes the episode and lessons it wrote: runs naming a purged id go too
+    # (compared in Python, never pasted into a filter).
+    store.purge_runs(
+        ns, [r["id"] for r in store.runs(ns) if any(i in f"{r['detail']} {r['reason']}" for i in purged)]
+    )
+    _erase_old_copies(store)
     return {"forgotten": 0, "purged": len(purged)}
+
+
+def _erase_old_copies(store: LanceStore) -> None:
+    """Deleted rows live on in old table versions, the full-text index and, on a versioned bucket, in the
+    noncurrent versions of the objects LanceDB deleted: remove all three."""
+    store.purge_history()
+    drop_noncurrent_versions(store.uri, store.storage_options)
 
 
 def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict[str, Any]:
@@ -43,7 +57,7 @@ def _forget_namespace(store: LanceStore, op: ForgetOp) -> dict[str, Any]:
                     store, [(m, v) for m, v in page if m.status != Status.forgotten], op, table
                 )
     if op.purge:
-        store.purge_history()
+        _erase_old_copies(store)
     return out
 
 

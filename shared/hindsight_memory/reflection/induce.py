@@ -170,7 +170,7 @@ def _lesson(
     item = MemoryCreate(
         content=text,
         kind=Kind.semantic,
-        source=Source.reflection,
+        source=Source.induction,
         confidence=round(confidence, 3),
         importance=0.7 if reflector.llm else 0.5,
         tags=["lesson", "induced"] + ([] if reflector.llm else ["heuristic"]),

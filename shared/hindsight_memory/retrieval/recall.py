@@ -12,7 +12,7 @@ import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder
-from ..models import Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
+from ..models import SERVER_SOURCES, Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
 from ..text import (
@@ -57,9 +57,11 @@ class Retriever:
 
     def recall(self, q: RecallQuery) -> tuple[RecallResult, list[str]]:
         """The result, and the ids it returned (for usage accounting by the caller)."""
-        now = q.now or utcnow()
+        # As of a past time, "now" is then, and time words in the query do not narrow it further: "what was my
+        # budget in March" asks for the value valid then, which may have been stated in January.
+        now = q.now or q.as_of or utcnow()
         window: TimeWindow | None = None
-        if not (q.since or q.until):
+        if not (q.since or q.until or q.as_of):
             window = parse_time_window(q.query, now)
         # Once a time expression has become a filter, its words only add noise to matching ("yesterday").
         text = _without(q.query, window.expression) if window is not None else q.query
@@ -109,10 +111,17 @@ class Retriever:
     def _where(self, q: RecallQuery, window: TimeWindow | None, w: Where | None = None) -> Where:
         """Every hard filter of the request, on `w` (a fresh namespace filter by default)."""
         w = w if w is not None else Where(q.namespace)
-        statuses = [Status.active, Status.superseded] if q.include_history else [Status.active]
+        history = q.include_history or q.as_of is not None
+        statuses = [Status.active, Status.superseded] if history else [Status.active]
         if q.include_archived:
             statuses.append(Status.archived)
         w.enum_in("status", statuses)
+        if q.as_of is not None:
+            # Valid then: happened by then and not yet replaced (with include_history: every version until then).
+            if q.include_history:
+                w.time("occurred_at", "<=", q.as_of)
+            else:
+                w.valid_at(q.as_of)
         return w.labels(
             kinds=q.kinds,
             tags=q.tags,
@@ -211,7 +220,8 @@ class Retriever:
                 base *= PHATIC_PRIOR
             if side and side_of_turn(m.content) not in ("", side):
                 base *= OTHER_SIDE_PRIOR
-            if m.status != Status.active:
+            current_then = q.as_of is not None and m.valid_until is not None and m.valid_until > q.as_of
+            if m.status != Status.active and not current_then:
                 base *= 0.8  # history is shown when asked for, below the current value
             c.raw["cosine"] = cos
             c.factors = {
@@ -381,5 +391,7 @@ def _public(c: Candidate) -> MemoryPublic:
         status=m.status,
         supersedes=m.supersedes,
         superseded_by=m.superseded_by,
+        valid_until=m.valid_until,
         source_ids=m.source_ids,
+        provenance="server" if m.source in SERVER_SOURCES else "client",
     )

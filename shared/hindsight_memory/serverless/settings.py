@@ -26,7 +26,8 @@ def for_function(settings: Settings, function: str | None) -> Settings:
 
 def load_settings(client: Any = None, *, function: str | None = None, **overrides: Any) -> Settings:
     """Settings from the environment for `function`; when HINDSIGHT_SECRET_ARN is set, the secret's JSON
-    document `{"tokens": [...], "env": {"OPENAI_API_KEY": "..."}}` supplies the token hashes and provider keys.
+    document `{"tokens": [...], "env": {"OPENAI_API_KEY": "..."}}` supplies the provider keys here, and the
+    token hashes to the gateway's token registry, which re-reads them while serving (gateway/auth.py).
 
     Raises:
         InvalidInput: the secret is not such a JSON document.
@@ -48,6 +49,5 @@ def load_settings(client: Any = None, *, function: str | None = None, **override
     # Provider keys go where litellm reads them; explicit environment variables win over the secret.
     for name, value in (doc.get("env") or {}).items():
         os.environ.setdefault(str(name), str(value))
-    if doc.get("tokens") and not settings.tokens:
-        settings = settings.model_copy(update={"tokens": json.dumps(doc["tokens"])})
+    # Tokens are not copied into the settings: a copy taken at cold start would keep a revoked token valid.
     return settings

@@ -12,12 +12,12 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import InvalidInput
-from ..models import as_utc
+from ..models import MEMORY_ID, as_utc
 from ..namespaces import validate_namespace
 from ..text import key
 
 _HEX = re.compile(r"^[0-9a-f]{8,64}$")
-_ID = re.compile(r"^[0-9a-f]{32}$")
+_ID = MEMORY_ID
 _COLUMN = re.compile(r"^[a-z_]{1,32}$")
 
 
@@ -48,6 +48,7 @@ class Where:
         else:
             self._clauses = [f"namespace = '{ns}'"]
         self.parts: list[tuple[Any, ...]] = [("subtree" if subtree else "namespace", ns)]
+        self._needs: list[str | None] = [None]
 
     @classmethod
     def all_namespaces(cls) -> "Where":
@@ -55,11 +56,13 @@ class Where:
         w = cls.__new__(cls)
         w._clauses = ["true"]
         w.parts = [("all",)]
+        w._needs = [None]
         return w
 
-    def _add(self, clause: str, part: tuple[Any, ...]) -> "Where":
+    def _add(self, clause: str, part: tuple[Any, ...], needs: str | None = None) -> "Where":
         self._clauses.append(clause)
         self.parts.append(part)
+        self._needs.append(needs)
         return self
 
     def _false(self) -> "Where":
@@ -138,5 +141,24 @@ class Where:
         parts = [f"(session_key = {_hex_list([k])} AND seq >= {lo} AND seq <= {hi})" for k, lo, hi in ranges]
         return self._add(f"({' OR '.join(parts)})", ("ranges", tuple(ranges)))
 
+    def valid_at(self, at: datetime) -> "Where":
+        """Memories true at `at` (valid time): occurred by then, and not superseded by then."""
+        v = as_utc(at)
+        self.time("occurred_at", "<=", v)
+        stamp = f"{v.year:04d}-{v:%m-%d %H:%M:%S.%f}"
+        return self._add(
+            f"(valid_until IS NULL OR valid_until > TIMESTAMP '{stamp}')",
+            ("valid_at", v),
+            needs="valid_until",
+        )
+
+    def sql(self, missing: Iterable[str] = ()) -> str:
+        """The expression; clauses on a column in `missing` (a table written before that column existed, read
+        by a process that may not add it) are left out: their column reads as null there."""
+        gone = set(missing)
+        return " AND ".join(
+            c for c, needs in zip(self._clauses, self._needs, strict=True) if needs not in gone
+        )
+
     def __str__(self) -> str:
-        return " AND ".join(self._clauses)
+        return self.sql()

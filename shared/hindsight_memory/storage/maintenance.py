@@ -9,6 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from .filters import Where
+from .runlog import REFLECTION_RUNS
 from .tables import COLD, EVENTS, MEMORIES, Tables
 
 # Scalar indexes built once a table is large enough: (column, kind) per table.
@@ -107,8 +108,10 @@ class Maintenance(Tables):
         self._retry(lambda: self.events.delete(ev_where))
 
     def purge_namespace(self, namespace: str) -> None:
-        """Delete a whole namespace (not its sub-namespaces) from every table."""
+        """Delete a whole namespace (not its sub-namespaces) from every table, the reflection run log included
+        (its `detail` quotes episodes and lessons)."""
         where = str(Where(namespace))
-        for name in [*self.memory_tables(), EVENTS]:
+        runs = [REFLECTION_RUNS] if REFLECTION_RUNS in self.table_names() else []
+        for name in [*self.memory_tables(), EVENTS, *runs]:
             t = self._table_named(name)
             self._retry(partial(t.delete, where))

@@ -74,7 +74,8 @@ class Reads(Tables):
         """Every memory of a namespace (None: of all namespaces, for maintenance only), page by page."""
         where = Where(namespace) if namespace else Where.all_namespaces()
         cols = WITH_VECTOR if with_vectors else SEARCH_COLUMNS
-        for batch in self._table(table).search().where(str(where)).select(cols).to_batches(batch_rows):
+        t = self._table(table)
+        for batch in t.search().where(self._sql(t, where)).select(self._cols(t, cols)).to_batches(batch_rows):
             rows = batch.to_pylist()
             rows = self._only_namespace(namespace, rows) if namespace else rows
             yield [(row_to_memory(r), r.get("vector")) for r in rows]

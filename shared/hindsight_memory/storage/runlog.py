@@ -1,5 +1,6 @@
 """The reflection run log table (budgets, deferred work), opened on first use."""
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +31,13 @@ class RunLogTable(Tables):
         if rows:
             data = pa.Table.from_pylist(rows, schema=RUN_SCHEMA)
             self._retry(lambda: self._runs().merge_insert("id").when_not_matched_insert_all().execute(data))
+
+    def purge_runs(self, namespace: str, run_ids: Iterable[str]) -> None:
+        """Delete reflection runs of one namespace by id."""
+        table = self._runs(create=False)
+        if table is not None and (ids := list(run_ids)):
+            where = str(Where(namespace).ids(ids))
+            self._retry(lambda: table.delete(where))
 
     def runs(self, namespace: str, since: datetime | None = None) -> list[dict[str, Any]]:
         """Reflection runs of one namespace, oldest first."""

@@ -17,6 +17,13 @@ MODEL_KEY = b"hindsight.embed_model"
 DIM_KEY = b"hindsight.embed_dim"
 
 
+# Columns added after tables were first written: added (all null) when such a table is opened by a process that
+# may write it; a process that may only read treats a missing one as null (see Tables).
+ADDED_COLUMNS = [
+    pa.field("valid_until", TS),  # when a superseded memory stopped being true (null: still true, or unknown)
+]
+
+
 def memory_schema(dim: int, model_id: str) -> pa.Schema:
     return pa.schema(
         [
@@ -55,6 +62,7 @@ def memory_schema(dim: int, model_id: str) -> pa.Schema:
             pa.field("content_hash", pa.string()),
             pa.field("embed_model", pa.string()),
             pa.field("tier", pa.string()),
+            *ADDED_COLUMNS,
         ],
         metadata={MODEL_KEY: model_id.encode(), DIM_KEY: str(dim).encode()},
     )
@@ -148,6 +156,7 @@ def memory_to_row(m: Memory, vector: Any) -> dict[str, Any]:
         "content_hash": content_hash(m.content),
         "embed_model": m.embed_model,
         "tier": m.tier,
+        "valid_until": m.valid_until,
     }
 
 
@@ -185,4 +194,5 @@ def row_to_memory(r: dict[str, Any]) -> Memory:
         slot=r.get("slot") or None,
         embed_model=r.get("embed_model") or "",
         tier=r.get("tier") or "hot",
+        valid_until=_ts(r.get("valid_until")),
     )

@@ -45,8 +45,8 @@ class Search(Reads):
         rows = (
             t.search(vector, vector_column_name="vector")
             .distance_type("cosine")
-            .where(str(where), prefilter=True)
-            .select([*WITH_VECTOR, "_distance"])
+            .where(self._sql(t, where), prefilter=True)
+            .select(self._cols(t, [*WITH_VECTOR, "_distance"]))
             .limit(limit)
             .to_list()
         )
@@ -62,10 +62,11 @@ class Search(Reads):
         self._check_scope(namespace, where)
         if len(vectors) == 0:
             return []
+        t = self.memories
         rows = (
-            self.memories.search(list(vectors), vector_column_name="vector")
+            t.search(list(vectors), vector_column_name="vector")
             .distance_type("cosine")
-            .where(str(where), prefilter=True)
+            .where(self._sql(t, where), prefilter=True)
             .limit(limit)
             .to_list()
         )
@@ -86,10 +87,11 @@ class Search(Reads):
             hits = self.warm.text(where, tokens, limit, self._warm_version())
             if hits is not None:
                 return self._memories(namespace, hits)
+        t = self.memories
         rows = (
-            self.memories.search(text, query_type="fts", fts_columns="search_text")
-            .where(str(where), prefilter=True)
-            .select([*WITH_VECTOR, "_score"])
+            t.search(text, query_type="fts", fts_columns="search_text")
+            .where(self._sql(t, where), prefilter=True)
+            .select(self._cols(t, [*WITH_VECTOR, "_score"]))
             .limit(limit)
             .to_list()
         )

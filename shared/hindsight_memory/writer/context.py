@@ -63,7 +63,7 @@ class WriterState(Protocol):
 
     store: LanceStore
     embedder: Embedder
-    dedup_threshold: float
+    dedup_threshold: float | None
     working_turns: int
     embed_batch_size: int
 

@@ -36,16 +36,15 @@ class Writer:
     ) -> None:
         self.store = store
         self.embedder = embedder
-        self._calibrated = dedup_threshold is None  # the threshold follows the embedder (see switch_to)
-        self.dedup_threshold = dedup_threshold or embedder.calibration.duplicate
+        # None: what is a duplicate is decided by writer/facts.py on the embedder's scale; a number is a floor
+        # (cosine) below which nothing merges, whatever else agrees.
+        self.dedup_threshold = dedup_threshold
         self.working_turns = working_turns
         self.embed_batch_size = embed_batch_size
         self.handlers: dict[type, Handler] = {**small_ops.HANDLERS, **correct.HANDLERS, **(handlers or {})}
 
     def switch_to(self, store: LanceStore, embedder: Embedder) -> None:
         """Write to `store` with `embedder` from the next op on (a reindex switched tables)."""
-        if self._calibrated:
-            self.dedup_threshold = embedder.calibration.duplicate
         self.store, self.embedder = store, embedder
 
     # ------------------------------------------------------------------ entry point
