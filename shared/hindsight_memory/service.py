@@ -18,6 +18,7 @@ from .errors import InvalidInput, LimitExceeded
 from .llm import make_llm
 from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
 from .namespaces import validate_namespace
+from .ordering import ArrivalClock
 from .retrieval.recall import Retriever
 from .retrieval.rerank import make_reranker
 from .storage.lance import LanceStore
@@ -62,6 +63,7 @@ class MemoryService:
         self.writer = writer
         self.retriever = retriever
         self.counters = Counters()
+        self._clock = ArrivalClock()  # a stamp per stored item, in call order (see ordering.py)
         self._touches: dict[str, Counter[str]] = {}
         self._touched_at = time.monotonic()
         self._touch_lock = threading.Lock()
@@ -78,8 +80,13 @@ class MemoryService:
         s = self.settings
         if len(req.items) > s.max_items_per_store:
             raise LimitExceeded(f"at most {s.max_items_per_store} items per store call")
-        now = utcnow()
-        prepared = [self._prepare(req.namespace, item, now, i) for i, item in enumerate(req.items)]
+        # Each item its own arrival stamp (ordering.py), so a batch keeps its order; the stamp and the item's place
+        # in its call go into the key of an item without key or time, so a real repeat is a new event
+        stamps = self._clock.stamps(len(req.items))
+        prepared = [
+            self._prepare(req.namespace, item, now, i)
+            for i, (item, now) in enumerate(zip(req.items, stamps, strict=True))
+        ]
         fut = self.queue.submit(StoreOp(namespace=req.namespace, items=prepared))
         ids = [p.id for p in prepared]
         if not req.wait or fut is None:

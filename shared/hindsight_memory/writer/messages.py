@@ -101,7 +101,7 @@ class UpdateOp(BaseModel):
 
 
 class ClearWorkingOp(BaseModel):
-    """A reflected session's working memory is done with: delete it (its turns stay in the event log)."""
+    """A reflected session's working memory is done with: its turns become episodic memories (context.leave_working)."""
 
     op: Literal["clear_working"] = "clear_working"
     namespace: str

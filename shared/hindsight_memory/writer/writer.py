@@ -12,10 +12,10 @@ from typing import Any
 
 from ..embed import Embedder
 from ..embed.passages import PassagePlan
-from ..models import Kind
+from ..models import Kind, utcnow
 from ..storage.lance import LanceStore
 from . import correct, small_ops
-from .context import Handler, Pending, working_turns_of
+from .context import Handler, Pending, leave_working, working_turns_of
 from .messages import StoreOp, WriteOp
 from .storing import StoreOutcome, store_items
 
@@ -86,15 +86,13 @@ class Writer:
         self._trim_working(pending)
 
     def _trim_working(self, pending: Pending) -> None:
-        """Working memory keeps the last N turns of a session; older turns stay in the event log."""
+        """Working memory keeps the last N turns of a session; older turns become episodic (leave_working)."""
         sessions = {
             (m.namespace, m.session_id)
             for m in pending.memories.values()
             if m.kind == Kind.working and m.session_id
         }
         for ns, sid in sessions:
-            rows = self.store.find(ns, working_turns_of(sid))
+            rows = self.store.find(ns, working_turns_of(sid), with_vectors=True)
             rows.sort(key=lambda r: r[0].seq)
-            excess = [m.id for m, _ in rows[: max(0, len(rows) - self.working_turns)]]
-            if excess:
-                self.store.delete(ns, excess)
+            leave_working(self.store, ns, rows[: max(0, len(rows) - self.working_turns)], utcnow())
