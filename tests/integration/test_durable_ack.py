@@ -97,7 +97,9 @@ def test_every_acknowledged_store_is_found_after_the_server_is_killed(tmp_path):
         assert wait_until(lambda: active() == n, timeout=120)
         recalled = httpx.post(
             f"{url}/v1/memories/recall",
-            json={"namespace": "me/notes", "query": "acknowledged note number 77", "top_k": 3},
+            # top 10: under the tests' hashing embedder "number 90" reads almost as "number 77", and recall steps
+            # an older near-twin down; what is checked here is that replayed stores are indexed and found.
+            json={"namespace": "me/notes", "query": "acknowledged note number 77", "top_k": 10},
             timeout=30,
             trust_env=False,
         ).json()
