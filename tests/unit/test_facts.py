@@ -91,3 +91,20 @@ def test_chinese_numbers_read_as_numbers(run, value):
 def test_number_words_and_digits_are_one_value():
     assert statement("I have two kids.").numbers == statement("I have 2 kids.").numbers == {"2"}
     assert statement("每天凌晨两点跑备份任务。").numbers == statement("备份任务每天凌晨2点运行。").numbers
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # e5 reads any two facts of one person's life as close (cosine ≥ 0.84); a change word in a sentence about
+        # something else must not hide the old fact (found by the EN<->ZH recall set)
+        (
+            "user: I'm saving for a down payment, aiming for 60,000 by next year.",
+            "user: My dentist appointment was moved to next Wednesday afternoon.",
+        ),
+        ("user: 我每天早上六点去游泳,一般游一千米。", "user: 我最近在学吉他,每周六上一节课。"),
+        ("user: 我们家的猫叫团子,是一只橘猫。", "user: 我们小区门口新开了一家面包店。"),
+    ],
+)
+def test_an_announced_change_of_something_else_supersedes_nothing(old, new):
+    assert relate(statement(old), statement(new), 0.9, TH, lambda: 0.9).relation == "distinct"

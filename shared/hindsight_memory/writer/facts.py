@@ -332,6 +332,15 @@ class Verdict:
     reason: str
 
 
+CHANGE_OVERLAP = 0.34  # share of the shorter statement's content words (numbers aside) the other must hold
+
+
+def _overlap(old: Statement, new: Statement) -> float:
+    a = {w for w in old.words if not w.startswith("#")}
+    b = {w for w in new.words if not w.startswith("#")}
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
 def _changed_spans(a: tuple[str, ...], b: tuple[str, ...]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """Where the content words of two statements differ: (old words, new words) per differing span."""
     ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
@@ -433,6 +442,11 @@ def _relate(
         return Verdict("distinct", "about someone else")
     if not (announced or same_slot or shared_entity):
         return Verdict("distinct", "states something else, no sign of a change")
+    if not (same_slot or shared_entity) and _overlap(old, new) < CHANGE_OVERLAP:
+        # e5 puts any two sentences of one person's life above the candidate cosine: a change word ("moved",
+        # 搬到) in a sentence that shares few content words with the old one is news about something else.
+        # Kept apart, both stay recallable; a wrong supersede would hide a true fact.
+        return Verdict("distinct", "a change of something else: few words in common")
     if len(gone) > 3 and not announced:
         return Verdict("distinct", "too much differs")
     return Verdict("update", "announced change" if announced else "new value for the same slot")
