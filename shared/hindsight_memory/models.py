@@ -3,7 +3,7 @@
 import re
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
@@ -46,7 +46,16 @@ class Source(StrEnum):
     tool = "tool"
     reflection = "reflection"
     import_ = "import"
+    induction = "induction"  # a pattern drawn from several episodes
+    compact = "compact"  # a summary written by compaction ("budget changed 3 times, now ...")
     user_correction = "user-correction"  # a new version written by a person correcting a memory
+
+
+# Sources only the server produces: a client may not claim them (refused at the edge), so a memory carrying one
+# was written by the server itself, and recall says so (`provenance`).
+SERVER_SOURCES = frozenset(
+    {Source.reflection, Source.induction, Source.import_, Source.compact, Source.user_correction}
+)
 
 
 class Status(StrEnum):
@@ -160,6 +169,9 @@ class Memory(BaseModel):
     slot: str | None = None
     embed_model: str = ""
     tier: str = "hot"
+    # [start, end) in `content` of each passage embedded on its own (a long memory); empty: embedded whole.
+    passages: list[tuple[int, int]] = Field(default_factory=list)
+    valid_until: datetime | None = None  # when it stopped being true: the occurred_at of what superseded it
 
 
 # Metadata the writer keeps for itself (which increments it applied); never shown to an agent.
@@ -206,7 +218,11 @@ class MemoryPublic(BaseModel):
     status: Status = Status.active
     supersedes: str | None = None
     superseded_by: str | None = None
+    valid_until: datetime | None = None
     source_ids: list[str] = Field(default_factory=list)
+    provenance: Literal["server", "client"] = Field(
+        default="client", description="'server': written by the server itself (reflection, import...)"
+    )
 
 
 class StoreRequest(_Strict):
@@ -224,6 +240,13 @@ class StoreResult(BaseModel):
     duplicates_of: dict[str, str] = Field(
         default_factory=dict, description="item id -> memory it merged into"
     )
+    supersedes: dict[str, str] = Field(
+        default_factory=dict, description="item id -> the older memory it replaced (kept as history)"
+    )
+    superseded_by: dict[str, str] = Field(
+        default_factory=dict,
+        description="item id -> a newer memory already stating this fact's later value (the item is history)",
+    )
 
 
 class RecallQuery(_Strict):
@@ -237,13 +260,16 @@ class RecallQuery(_Strict):
     since: datetime | None = None
     until: datetime | None = None
     now: datetime | None = None
+    as_of: datetime | None = Field(
+        default=None, description="Answer as things stood then: what was current at this time (valid time)"
+    )
     min_score: float | None = Field(default=None, ge=0.0, le=1.0)
     include_history: bool = False
     include_archived: bool = False
     explain: bool = False
     channels: list[str] = Field(default_factory=lambda: ["vector", "fts"], description="vector, fts or both")
 
-    @field_validator("since", "until", "now")
+    @field_validator("since", "until", "now", "as_of")
     @classmethod
     def _utc(cls, v: datetime | None) -> datetime | None:
         return as_utc(v) if v else None

@@ -13,15 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Settings
 from .counters import Counters
-from .embed import Embedder, make_embedder
+from .embed import Embedder, embedder_for
+from .embed.passages import PassagePlan
 from .errors import InvalidInput, LimitExceeded, QueueUnavailable
 from .llm import make_llm
 from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
 from .namespaces import validate_namespace
+from .ordering import ArrivalClock
 from .retrieval.recall import Retriever
 from .retrieval.rerank import make_reranker
 from .storage.lance import EVENTS, LanceStore
-from .text import normalize
+from .text import STANDING_TAG, normalize, standing_statement
+from .writer.journal import Journal
 from .writer.messages import (
     FeedbackOp,
     ForgetOp,
@@ -64,6 +67,7 @@ class MemoryService:
         self.writer = writer
         self.retriever = retriever
         self.counters = Counters()
+        self._clock = ArrivalClock()  # a stamp per stored item, in call order (see ordering.py)
         self._touches: dict[str, Counter[str]] = {}
         self._touched_at = time.monotonic()
         self._touch_lock = threading.Lock()
@@ -90,8 +94,13 @@ class MemoryService:
         timeout_s = s.wait_timeout() if timeout_s is None else timeout_s
         if len(req.items) > s.max_items_per_store:
             raise LimitExceeded(f"at most {s.max_items_per_store} items per store call")
-        now = utcnow()
-        prepared = [self._prepare(req.namespace, item, now) for item in req.items]
+        # Each item its own arrival stamp (ordering.py), so a batch keeps its order; the stamp and the item's place
+        # in its call go into the key of an item without key or time, so a real repeat is a new event
+        stamps = self._clock.stamps(len(req.items))
+        prepared = [
+            self._prepare(req.namespace, item, now, i)
+            for i, (item, now) in enumerate(zip(req.items, stamps, strict=True))
+        ]
         fut = self.queue.submit(StoreOp(namespace=req.namespace, items=prepared))
         ids = [p.id for p in prepared]
         if not req.wait or fut is None:
@@ -108,28 +117,85 @@ class MemoryService:
             deduplicated=out.deduplicated,
             superseded=out.superseded,
             duplicates_of=out.duplicates_of,
+            supersedes=out.supersedes,
+            superseded_by=out.superseded_by,
         )
 
-    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime) -> PreparedItem:
+    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime, index: int = 0) -> PreparedItem:
         s = self.settings
         content = normalize(item.content)
         if not content:
             raise InvalidInput("content is empty after normalisation")
         if len(content) > s.max_content_chars:
-            raise LimitExceeded(f"content longer than {s.max_content_chars} characters")
+            raise LimitExceeded(
+                f"content is {len(content):,} characters, over the limit of {s.max_content_chars:,} per memory "
+                "(HINDSIGHT_MAX_CONTENT_CHARS): store it as several memories"
+            )
         if len(str(item.metadata).encode()) > s.max_metadata_bytes:
             raise LimitExceeded(f"metadata larger than {s.max_metadata_bytes} bytes")
         if item.kind == Kind.working and not item.session_id:
             raise InvalidInput("working memory needs a session_id")
-        idem = idempotency_key(namespace, item)
+        by_arrival = not item.idempotency_key and item.occurred_at is None
+        idem = idempotency_key(namespace, item, now if by_arrival else None, index)
+        tags = item.tags
+        if item.kind != Kind.working and STANDING_TAG not in tags and standing_statement(content):
+            # recall keeps the closest standing instruction or preference in view
+            tags = [*tags, STANDING_TAG]
         return PreparedItem(
-            **item.model_dump(exclude={"occurred_at", "content"}),
+            **item.model_dump(exclude={"occurred_at", "content", "tags"}),
+            tags=tags,
             content=content,
             occurred_at=item.occurred_at or now,
             stored_at=now,
             idem_key=idem,
             id=memory_id(idem),
+            key_from_arrival=by_arrival,
         )
+
+    def store_status(self, namespace: str, ids: list[str]) -> dict[str, Any]:
+        """What became of stored items, by the ids a store returned: `pending` (not applied yet, or unknown),
+        `stored` (its own memory: active, superseded or forgotten, with what it replaced or what replaced it),
+        `merged` (a duplicate or a retry: the memory it was folded into), `archived`.
+
+        Raises:
+            InvalidInput: bad namespace or a malformed id.
+        """
+        from .storage.lance import COLD
+
+        validate_namespace(namespace)
+        ids = list(dict.fromkeys(ids))
+        events = {e["id"]: e for e in self.store.find_events(namespace, lambda w: w.ids(ids))}
+        wanted = set(ids) | {e["memory_id"] for e in events.values() if e.get("memory_id")}
+        mems = {m.id: m for m, _ in self.store.get(namespace, wanted)}
+        cold = {m.id for m, _ in self.store.get(namespace, wanted - set(mems), table=COLD)}
+        items: dict[str, dict[str, Any]] = {}
+        for i in ids:
+            e = events.get(i)
+            if e is None:
+                items[i] = {"state": "pending"}
+                continue
+            target = e.get("memory_id") or i
+            m = mems.get(target)
+            out: dict[str, Any] = {"state": "stored" if target == i else "merged"}
+            if target != i:
+                out["into"] = target
+            if m is None:
+                out["status"] = "archived" if target in cold else "gone"
+            else:
+                out["status"] = m.status.value
+                out.update(
+                    {
+                        k: v
+                        for k, v in (
+                            ("supersedes", m.supersedes),
+                            ("superseded_by", m.superseded_by),
+                            ("valid_until", m.valid_until.isoformat() if m.valid_until else None),
+                        )
+                        if v
+                    }
+                )
+            items[i] = out
+        return {"namespace": namespace, "items": items}
 
     def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
         """Remote writer: poll the event log until every id is recorded. This process then reads the latest
@@ -444,17 +510,22 @@ def build_writer(settings: Settings, store: LanceStore, embedder: Embedder) -> W
         embedder,
         dedup_threshold=settings.dedup_threshold,
         working_turns=settings.working_memory_turns,
-        embed_batch_size=settings.embed_batch_size,
+        passages=PassagePlan.of(settings),
         handlers=HANDLERS,
     )
 
 
 def build_service(
-    settings: Settings | None = None, *, queue: WriteQueue | None = None, llm: Any = None
+    settings: Settings | None = None,
+    *,
+    queue: WriteQueue | None = None,
+    llm: Any = None,
+    embedder: Embedder | None = None,
 ) -> MemoryService:
-    """Create every adapter from settings. Tests pass settings (or a queue) in; nothing reads globals."""
+    """Create every adapter from settings. Tests pass settings (or a queue, or an embedder) in; nothing reads
+    globals."""
     settings = settings or Settings()
-    embedder = make_embedder(settings.embedder, settings.embed_threads)
+    embedder = embedder or embedder_for(settings)
     store = build_store(settings, embedder)
     writer = build_writer(settings, store, embedder)
     if queue is None:
@@ -463,8 +534,12 @@ def build_service(
                 raise InvalidInput("queue=sqs needs HINDSIGHT_STORE_QUEUE_URL")
             queue = SqsQueue(settings.store_queue_url)
         else:
+            journal_dir = settings.journal_path()
             queue = InProcessQueue(
-                writer, max_items=settings.batch_max_items, window_ms=settings.batch_window_ms
+                writer,
+                max_items=settings.batch_max_items,
+                window_ms=settings.batch_window_ms,
+                journal=Journal(journal_dir) if journal_dir is not None else None,
             )
     retriever = Retriever(store, embedder, settings, make_reranker(settings.reranker))
     svc = MemoryService(settings, store, embedder, queue, writer, retriever)

@@ -47,6 +47,31 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+
+
+def mostly_cjk(text: str) -> bool:
+    """Written mainly in Chinese (or another CJK script): at least a third of its letters are CJK characters. An
+    English sentence with one Chinese name is English; "我的 WiFi 密码" is Chinese."""
+    return script_of(text) == "cjk"
+
+
+def script_of(text: str) -> str:
+    """ "cjk" (mainly CJK characters), "other" (no CJK at all and at least a few words), or "" when too short
+    or too mixed to say ("A presto.", "先学JavaScript还是TypeScript?"). A leading speaker label ("assistant:")
+    does not count."""
+    m = _LEAD_LABEL.match(text)
+    body = text[m.end() :] if m else text
+    cjk = len(_CJK.findall(body))
+    letters = len(_LETTER.findall(body))
+    if cjk and cjk * 3 >= letters:
+        return "cjk"
+    return "other" if not cjk and letters >= 20 else ""
+
+
+_LEAD_LABEL = re.compile(r"^\s*[A-Za-z][\w .'-]{0,30}[:：]\s*")
+
+
 @lru_cache(maxsize=1)
 def _jieba() -> Any:  # jieba ships no type information
     import jieba
@@ -73,6 +98,81 @@ def terms(text: str) -> list[str]:
     """Content words of a text (lowercased, stopwords out), in order: used for lexical coverage."""
     words = _WORD.findall(fts_text(text).casefold())
     return [w for w in words if w not in STOPWORDS and (len(w) > 1 or has_cjk(w))]
+
+
+class QueryTerms:
+    """A query's content words, and how many of them a text contains. Matching the few query words against a
+    text is far cheaper than segmenting the text into its own words (which a long memory or a Chinese one costs
+    milliseconds for), and agrees with it: a word counts when it stands whole in the text (Chinese words: as a
+    substring, since the text is not segmented)."""
+
+    def __init__(self, query: str) -> None:
+        self.terms = frozenset(terms(query))  # terms() normalises the query
+        self._cjk = [t for t in self.terms if has_cjk(t)]
+        latin = sorted((t for t in self.terms if not has_cjk(t)), key=len, reverse=True)
+        self._latin = (
+            re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, latin)) + r")(?![^\W_])")
+            if latin
+            else None
+        )
+
+    def coverage(self, text: str) -> float:
+        """Share of the query's content words found in `text` (normalised; 0 for a query without any)."""
+        if not self.terms:
+            return 0.0
+        folded = text.casefold()  # stored text is normalised already
+        found = {t for t in self._cjk if t in folded}
+        if self._latin is not None:
+            found.update(self._latin.findall(folded))
+        return len(found) / len(self.terms)
+
+
+# A standing instruction or preference: it applies to later requests on other topics ("Always include cultural
+# context when I ask about social norms.", "I prefer e-books for their portability", "以后回答我都用要点").
+_STANDING = re.compile(
+    r"^\W*(?:please\s+)?(?:always|never)\s+\w+"
+    r"|\b(?:always|never)\b[^.?!]{0,160}\b(?:when|whenever|if)\s+(?:i|we)\s+"
+    r"(?:ask|talk|request|need|want|mention|bring up|discuss)\b"
+    r"|\b(?:from now on|going forward)\b"
+    r"|\bi\s+(?:really\s+|much\s+|generally\s+|usually\s+|strongly\s+)?(?:prefer|would rather|'d rather)\b"
+    r"|\bmy\s+(?:preference|preferred)\b"
+    r"|^\W*(?:以后|今后|从现在起)|每次.{0,20}(?:都|请)|我(?:更)?(?:喜欢|偏好|倾向于)|请(?:总是|始终|一直)",
+    re.IGNORECASE,
+)
+
+
+STANDING_TAG = "standing"  # the store's mark on standing instructions and preferences
+
+
+def standing_statement(text: str) -> bool:
+    """Whether a turn states a standing instruction or preference of its speaker (the user's side: a role label,
+    if any, must not be the assistant's)."""
+    label, rest = speaker_of(text)
+    return label not in _AGENT_ROLES and bool(_STANDING.search(rest))
+
+
+# A request for advice or a suggestion, about now or what comes next ("what should I...", "can you suggest...",
+# "how would you..."), as opposed to a question about what was said or done ("what did you recommend...").
+_ADVICE = re.compile(
+    r"\b(?:should (?:i|we)|can you (?:suggest|recommend|help|give|tell me (?:about|how))|"
+    r"could you (?:suggest|recommend|help)|how (?:would|should|can|do) (?:you|i|we)|"
+    r"what (?:are|would be) (?:some|the best|good)|recommend|suggest|any (?:tips|ideas|advice)|what should|"
+    r"how to|what can you tell me|ideas? for|i'm (?:looking|planning|trying|thinking)|i want to|i need)\b"
+    r"|建议|推荐|怎么(?:做|办|安排)|应该|有什么(?:好|办法)",
+    re.IGNORECASE,
+)
+_ABOUT_THE_PAST = re.compile(
+    r"\b(?:did (?:i|you|we)|have i|had i|was i|were we|when (?:did|was)|how many|how long|what was|"
+    r"who (?:did|was)|in what order|the order|summar\w+|mention(?:ed)?|brought up|told you|said)\b"
+    r"|说过|提到过|之前|上次",
+    re.IGNORECASE,
+)
+
+
+def asks_for_advice(question: str) -> bool:
+    """Whether a question asks for advice or a suggestion rather than about what was said or done: where a
+    standing instruction or preference applies."""
+    return bool(_ADVICE.search(question)) and not _ABOUT_THE_PAST.search(question)
 
 
 def value_tokens(text: str) -> frozenset[str]:
@@ -107,8 +207,15 @@ _SLOT_TRAILING = re.compile(r"\b(?:now|currently|still|also|actually)$", re.IGNO
 # or an event, and two of those about one subject do not contradict each other.
 _NOT_A_VALUE = re.compile(
     r"^(?:\w+ing\b|in|at|on|to|from|with|for|about|into|so|very|really|too|quite|not|no longer|also|still|"
-    r"always|never|just|going|getting|being|like|such|more|less|kind of|sort of)\b",
+    r"always|never|just|going|getting|being|like|such|more|less|kind of|sort of)\b"
+    # "allergic to peanuts", "afraid of dogs", "good at chess": a relation that may hold for many things at once
+    r"|^\w+ (?:to|of|at|with|about|for|from|on|in|by)\b",
     re.IGNORECASE,
+)
+
+
+_A_KIND_OF = re.compile(
+    r"^(?:(?:my|our|his|her|their|your|a|an)\b|我的|我们的|他的|她的|你的|一个|一位|一名)", re.IGNORECASE
 )
 
 
@@ -117,14 +224,30 @@ ROLES = frozenset(
 )
 
 
-def _speaker(text: str) -> tuple[str, str]:
-    """Split a leading speaker label off a sentence: ("caroline", "I went ...") or ("", text)."""
+# "Update: ...", "Note: ...", "更正：..." lead into a statement; they name no speaker.
+_LEAD_INS = frozenset(
+    """update updated correction note fyi ps reminder remember important warning info 更新 更正 注意 记住 提醒 备注
+    重要""".split()
+)
+_NAME = re.compile(r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}")
+
+
+def speaker_of(text: str) -> tuple[str, str]:
+    """Split a leading speaker label off a sentence: ("caroline", "I went ...") or ("", text). A label is a role
+    ("user", "助手") or a name ("Caroline", "Dr Smith", "小王") before a whole sentence; "Rate limit for the API:
+    100 a minute" has a subject before its colon, not a speaker."""
     m = _LABEL.match(text)
     if not m:
         return "", text
-    label, rest = m.group("label").strip().casefold(), m.group("rest")
-    long_rest = len(rest.split()) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
-    return (label, rest) if label in ROLES or long_rest else ("", text)
+    raw, rest = m.group("label").strip(), m.group("rest")
+    label = raw.casefold()
+    if label in ROLES:
+        return label, rest
+    long_rest = (
+        len(rest.split(None, 4)) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
+    )
+    named = bool(_NAME.fullmatch(raw)) or (has_cjk(raw) and len(raw) <= 4)
+    return (label, rest) if long_rest and named and label not in _LEAD_INS else ("", text)
 
 
 # A question or a request: the turn after it answers, and means little without it ("When is it?" / "14 June.").
@@ -143,19 +266,60 @@ def invites_reply(text: str) -> bool:
 
 _USER_ROLES = frozenset({"user", "human", "用户", "我"})
 _AGENT_ROLES = frozenset({"assistant", "ai", "bot", "agent", "助手"})
+_SUMMARY = re.compile(r"\b(?:summar\w+|overview|recap)\b|总结|概括|回顾", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you've|you'd|you're|yourself)\b|你|您", re.IGNORECASE)
 
 
 def side_of_turn(text: str) -> str:
     """ "user" or "agent" when a turn starts with a role label ("user: ...", "assistant: ..."), else ""."""
-    label, _ = _speaker(text)
+    label, _ = speaker_of(text)
     return "user" if label in _USER_ROLES else "agent" if label in _AGENT_ROLES else ""
+
+
+# How a request is put to the assistant ("can you walk me through...", "remind me"), not whose words it is about.
+_REQUEST_FORM = re.compile(
+    r"\b(?:can|could|would|will) you(?: please)?\b|\b(?:remind|tell|show|give|walk|help) me\b|\bplease\b"
+    r"|^\W*(?:你|您)(?:能|可以)|(?:帮|告诉|提醒)我",
+    re.IGNORECASE,
+)
+
+
+_NAME_LABEL = re.compile(
+    r"^\s*([A-Z][\w'.-]{0,30}(?: [A-Z][\w'.-]{0,30})?|[\u4e00-\u9fff]{2,4})\s*[:：]\s*\S"
+)
+
+
+def speaker_label(text: str) -> str:
+    """Who a turn is by, from its leading label: a role ("user", "assistant") or a name ("Caroline: ...",
+    "小雨: ..."), casefolded; "" without one."""
+    label, _ = speaker_of(text)
+    if label:
+        return label
+    m = _NAME_LABEL.match(text)
+    return m.group(1).casefold() if m else ""
+
+
+def named_in(question: str, labels: set[str]) -> str:
+    """The one speaker label (a name, not a role) the question names, or "" for none or several."""
+    folded = question.casefold()
+    hits = [
+        lab
+        for lab in labels
+        if lab
+        and lab not in ROLES
+        and (lab in folded if has_cjk(lab) else re.search(rf"(?<![^\W_]){re.escape(lab)}(?![^\W_])", folded))
+    ]
+    return hits[0] if len(hits) == 1 else ""
 
 
 def side_asked_about(question: str) -> str:
     """Whose words a question is about: "user" for the first person only ("what did I say..."), "agent" for
-    the second person only ("what did you suggest..."), "" when both or neither appear."""
+    the second person only ("what did you suggest..."), "" when both or neither appear. The form of a request
+    ("can you walk me through the order in which I...") does not count."""
+    if _SUMMARY.search(question):
+        return ""  # a summary of what "I" did covers both sides of the exchange
+    question = _REQUEST_FORM.sub(" ", question)
     first, second = bool(_FIRST_PERSON.search(question)), bool(_SECOND_PERSON.search(question))
     return "user" if first and not second else "agent" if second and not first else ""
 
@@ -164,13 +328,17 @@ def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
     first = re.split(r"(?<=[.!?。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
-    speaker, first = _speaker(first)
+    speaker, first = speaker_of(first)
     first = _FILLER.sub("", first)
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
     if not m:
         return None
     value = m.group("val").strip()
     if not has_cjk(value) and (len(value.split()) > 5 or _NOT_A_VALUE.match(value)):
+        return None
+    # "Marco is my accountant", "Tom is a doctor", "马可是我的会计": what someone is to us, of which there may be
+    # several; "my accountant is Marco" assigns the one value of a slot.
+    if _A_KIND_OF.match(value):
         return None
     # "Caroline: Yes!" is a name and a reply; "Budget: 5000" and "favourite colour: blue" are facts.
     if (

@@ -220,7 +220,10 @@ def test_detail_shows_events_merges_derived_episode_usage_and_reflection_runs(li
         ids = store(
             http, h, ns, [{**t, "session_id": "rotate", "occurred_at": at(i)} for i, t in enumerate(turns)]
         )
-        (dup,) = store(http, h, ns, [{"content": "Rotating the keys now.", "session_id": "rotate"}])
+        # the client retrying the last turn (the same words right after it, no key, no time): merged into it
+        (dup,) = store(
+            http, h, ns, [{"content": "Unsealed the vault and rotated the keys.", "session_id": "rotate"}]
+        )
         http.post(
             "/v1/memories/feedback", headers=h, json={"namespace": ns, "id": ids[1], "useful": True}
         ).raise_for_status()
@@ -228,6 +231,7 @@ def test_detail_shows_events_merges_derived_episode_usage_and_reflection_runs(li
     asyncio.run(_reflect(live_gateway, ns, "rotate"))
     with live_gateway.http() as http:
         turn = http.get(f"/v1/memories/{ids[1]}", params={"namespace": ns}, headers=h).json()
+        last = http.get(f"/v1/memories/{ids[3]}", params={"namespace": ns}, headers=h).json()
         runs = http.get("/v1/reflection/runs", params={"namespace": ns}, headers=h).json()
         run = http.get(
             f"/v1/reflection/runs/{runs['items'][0]['id']}", params={"namespace": ns}, headers=h
@@ -235,8 +239,8 @@ def test_detail_shows_events_merges_derived_episode_usage_and_reflection_runs(li
         episode = http.get(f"/v1/memories/{run['episode_id']}", params={"namespace": ns}, headers=h).json()
     assert runs_before["items"] == []
     assert [e["id"] for e in turn["source_events"]] == [ids[1]]
-    assert [e["id"] for e in turn["merged_events"]] == [dup]  # the same words again in the session: merged
-    assert turn["usage"]["seen_count"] == 2 and turn["usage"]["feedback"] == {"useful": 1, "not_useful": 0}
+    assert [e["id"] for e in last["merged_events"]] == [dup] and turn["merged_events"] == []
+    assert turn["usage"]["seen_count"] == 1 and turn["usage"]["feedback"] == {"useful": 1, "not_useful": 0}
     assert [d["id"] for d in turn["derived"]] == [run["episode_id"]]  # the episode cites the turn
     assert run["trigger"] == "task_end" and run["status"] == "done" and run["mode"] == "heuristic"
     assert run["episode_memory"]["id"] == run["episode_id"] and run["lessons"] == []

@@ -10,6 +10,7 @@ from tests.gateway.conftest import mcp_client
 AGENT_TOOLS = {
     "memory_store",
     "memory_recall",
+    "memory_status",
     "memory_reflect",
     "memory_forget",
     "memory_feedback",

@@ -20,6 +20,7 @@ OPERATIONS = [
     ("/v1/memories/recall", "POST"),
     ("/v1/memories/forget", "POST"),
     ("/v1/memories/feedback", "POST"),
+    ("/v1/memories/status", "POST"),
     ("/v1/stats", "GET"),
     # the inspector's routes
     ("/v1/namespaces", "GET"),

@@ -174,6 +174,7 @@ FORMS = [
     "forget_all",
     "forget_subtree",
     "feedback",
+    "status",
     "stats",
     "reflect",
     "export",
@@ -196,6 +197,7 @@ REST = {
     "recall": ("POST", "/v1/memories/recall"),
     "forget": ("POST", "/v1/memories/forget"),
     "feedback": ("POST", "/v1/memories/feedback"),
+    "status": ("POST", "/v1/memories/status"),
     "stats": ("GET", "/v1/stats"),
     "correct": ("PATCH", "/v1/memories/{id}"),
     "delete": ("DELETE", "/v1/memories/{id}"),
@@ -248,6 +250,8 @@ def scenarios(draw, form: str):
             args["include_subnamespaces"] = form == "forget_subtree"
     elif op == "feedback":
         args.update(id="ID_OF_SOURCE", useful=draw(st.booleans()))
+    elif op == "status":
+        args["ids"] = "IDS_OF_SOURCE"
     elif op == "reflect":
         args["trajectory"] = FAILED_THEN_RETRIED
     elif op == "import":

@@ -20,10 +20,10 @@ def recall(svc, ns, query, **kw):
     return svc.recall(RecallQuery(namespace=ns, query=query, **{"min_score": 0.0, "top_k": 10, **kw}))
 
 
-def raw_files_containing(settings, needle: str) -> list[str]:
-    """Every stored object whose bytes contain `needle`: local files, or on S3 every version of every object
-    (a versioned bucket keeps the bytes of deleted and overwritten objects as noncurrent versions)."""
-    data = needle.encode()
+def raw_files_containing(settings, needle: str | bytes) -> list[str]:
+    """Every stored object whose bytes contain `needle` (text as UTF-8): local files, or on S3 every version of
+    every object (a versioned bucket keeps the bytes of deleted and overwritten objects as noncurrent versions)."""
+    data = needle.encode() if isinstance(needle, str) else needle
     uri = settings.store_uri
     if not uri.startswith("s3://"):
         return [str(p) for p in Path(uri).rglob("*") if p.is_file() and data in p.read_bytes()]

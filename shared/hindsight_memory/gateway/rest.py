@@ -13,7 +13,7 @@ from ..errors import Unauthorized
 from ..models import RecallQuery, StoreRequest, StoreResult
 from .auth import Principal
 from .operations import Operations
-from .requests import FeedbackRequest, ForgetRequest, StatsRequest
+from .requests import FeedbackRequest, ForgetRequest, StatsRequest, StatusRequest
 
 __all__ = ["ErrorBody", "FeedbackRequest", "ForgetRequest", "Who", "build_router", "principal"]
 
@@ -42,6 +42,14 @@ def build_router(ops: Operations) -> APIRouter:
     @r.post("/memories/store", response_model=StoreResult, summary="Store memories")
     def store(body: StoreRequest, who: Who) -> Any:
         return ops.execute(who, "store", body)
+
+    @r.post(
+        "/memories/status",
+        response_model=dict[str, Any],
+        summary="What became of stored items: pending, stored, superseded or merged",
+    )
+    def status(body: StatusRequest, who: Who) -> Any:
+        return ops.execute(who, "status", body)
 
     @r.post(
         "/memories/recall",

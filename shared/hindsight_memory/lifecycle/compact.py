@@ -10,11 +10,14 @@ from typing import Any
 
 import numpy as np
 
+from ..embed.passages import alike, whole
 from ..models import Kind, Memory, MemoryCreate, Source, Status, StoreRequest, utcnow
 from ..ports import MemoryPort
 from ..storage.filters import Where
-from ..text import key, value_tokens
+from ..text import content_hash, key
+from ..writer.facts import Thresholds, relate, statement, thresholds_for
 from ..writer.messages import ArchiveOp, CatalogOp, MergeOp, UpdateOp, UpkeepOp
+from ..writer.storing import is_turn
 from .tiers import should_archive, tier_of
 
 CURSOR = "compact_cursor"
@@ -104,15 +107,16 @@ def _namespace(
 
 
 def _merge_duplicates(svc: MemoryPort, ns: str, mems: list[Memory], now: datetime) -> int:
-    """Near-identical active memories of one kind that state the same values fold into the oldest one."""
+    """Active memories of one kind that the writer's rules (writer/facts.py) call duplicates fold into the
+    oldest one. Conversation turns never do: each is its own event."""
     store = svc.store
-    threshold = svc.settings.compact_merge_threshold or svc.embedder.calibration.duplicate
-    cands = [m for m in mems if m.status == Status.active and m.kind != Kind.working and not m.supersedes]
+    th = thresholds_for(svc.embedder, svc.settings.compact_merge_threshold)
+    cands = [m for m in mems if m.status == Status.active and not is_turn(m) and not m.supersedes]
     if not cands:
         return 0
     with_vec = {m.id: (m, v) for m, v in store.get(ns, [m.id for m in cands], with_vectors=True)}
     cands = [with_vec[m.id][0] for m in cands if m.id in with_vec]
-    vectors = np.stack([np.asarray(with_vec[m.id][1], dtype=np.float32) for m in cands])
+    vectors = np.stack([whole(with_vec[m.id][1]) for m in cands])
     near = store.nearest_many(ns, vectors, Where(ns).enum_in("status", [Status.active]), limit=6)
     taken: set[str] = set()
     merged = 0
@@ -121,13 +125,14 @@ def _merge_duplicates(svc: MemoryPort, ns: str, mems: list[Memory], now: datetim
             continue
         group = [m] + [
             o
-            for o, cos, _ in hits
+            for o, cos, v in hits
             if o.id != m.id
             and o.id not in taken
-            and cos >= threshold
             and o.kind == m.kind
             and not o.supersedes
-            and value_tokens(o.content) == value_tokens(m.content)
+            and not is_turn(o)
+            and _passages_agree(svc, with_vec[m.id], (o, v))
+            and _duplicates(svc, m, o, cos, th)
         ]
         if len(group) < 2:
             continue
@@ -137,6 +142,26 @@ def _merge_duplicates(svc: MemoryPort, ns: str, mems: list[Memory], now: datetim
         out = svc.apply_op(MergeOp(namespace=ns, keep=keep.id, absorb=absorb, at=now))
         merged += (out or {"merged": len(absorb)})["merged"]
     return merged
+
+
+def _passages_agree(svc: MemoryPort, a: tuple[Memory, Any], b: tuple[Memory, Any]) -> bool:
+    """A split memory is another's duplicate only passage by passage too (as at write time, writer/storing.py):
+    its mean barely moves when one paragraph changes. The same text, or memories embedded whole: always."""
+    (ma, va), (mb, vb) = a, b
+    if (np.ndim(va) == 1 and np.ndim(vb) == 1) or content_hash(ma.content) == content_hash(mb.content):
+        return True
+    return alike(va, vb, svc.settings.compact_merge_threshold or svc.embedder.calibration.duplicate)
+
+
+def _duplicates(svc: MemoryPort, a: Memory, b: Memory, cosine: float, th: Thresholds) -> bool:
+    older, newer = sorted((a, b), key=lambda m: (m.occurred_at, m.id))
+
+    def sharper() -> float:
+        return float(np.dot(svc.embedder.embed_query(older.content), svc.embedder.embed_query(newer.content)))
+
+    old_s = statement(older.content, older.entities, older.slot)
+    new_s = statement(newer.content, newer.entities, newer.slot)
+    return relate(old_s, new_s, cosine, th, sharper).relation == "duplicate"
 
 
 def _summarise_histories(svc: MemoryPort, ns: str, mems: list[Memory]) -> int:
@@ -164,7 +189,7 @@ def _summarise_histories(svc: MemoryPort, ns: str, mems: list[Memory]) -> int:
             MemoryCreate(
                 content=f"{cur.slot} changed {len(chain) - 1} times, now: {cur.content}. History: {values}",
                 kind=Kind.semantic,
-                source=Source.reflection,
+                source=Source.compact,
                 slot=f"{cur.slot} history",
                 occurred_at=cur.occurred_at,
                 entities=cur.entities,

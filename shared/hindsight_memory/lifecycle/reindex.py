@@ -7,11 +7,11 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..embed import Embedder, make_embedder
+from ..embed import Embedder, embedder_for, embedder_like
+from ..embed.passages import PassagePlan, embed_memories
 from ..models import Memory, utcnow
 from ..ports import MemoryPort
 from ..storage.lance import COLD, MEMORIES, LanceStore
-from ..text import embedding_text
 from ..writer.context import WriterState
 from ..writer.messages import ReindexOp
 
@@ -20,7 +20,7 @@ RETIRED = "retired"  # catalog key: JSON list of {"name", "at"} of table generat
 
 def reindex(svc: MemoryPort, embedder_spec: str, *, batch: int = 256) -> dict[str, Any]:
     """Copy, catch up, switch; afterwards this service reads and writes the new tables with the new model."""
-    new = make_embedder(embedder_spec, svc.settings.embed_threads)
+    new = embedder_for(svc.settings, embedder_spec)
     old: LanceStore = svc.store
     suffix = f"{re.sub(r'[^A-Za-z0-9_]', '_', new.model_id)}-{utcnow():%Y%m%dT%H%M%S%f}"
     target = old.sibling(
@@ -29,7 +29,8 @@ def reindex(svc: MemoryPort, embedder_spec: str, *, batch: int = 256) -> dict[st
         memories_table=f"{MEMORIES}-{suffix}",
         cold_table=f"{COLD}-{suffix}",
     )
-    copied = {t: copy_table(old, target, new, t, batch) for t in (MEMORIES, COLD)}
+    plan = PassagePlan.of(svc.settings)
+    copied = {t: copy_table(old, target, new, t, batch, plan) for t in (MEMORIES, COLD)}
     out = svc.apply_op(
         ReindexOp(embedder=embedder_spec, memories_table=target.memories_name, cold_table=target.cold_name),
         timeout_s=3600,
@@ -42,16 +43,14 @@ def reindex(svc: MemoryPort, embedder_spec: str, *, batch: int = 256) -> dict[st
     return {"status": "switched", "copied": copied, **out}
 
 
-def copy_table(src: LanceStore, dst: LanceStore, embedder: Embedder, table: str, batch: int) -> int:
+def copy_table(
+    src: LanceStore, dst: LanceStore, embedder: Embedder, table: str, batch: int, plan: PassagePlan
+) -> int:
     n = 0
     for page in src.scan(None, table, batch_rows=batch):
-        mems = [m.model_copy(update={"embed_model": embedder.model_id}) for m, _ in page]
+        mems, vectors = reembed([m for m, _ in page], embedder, plan)
         if mems:
-            dst.append(
-                mems,
-                embedder.embed_passages([embedding_text(m.content, m.context) for m in mems]),
-                table=table,
-            )
+            dst.append(mems, vectors, table=table)
             n += len(mems)
     if table == MEMORIES and n:
         dst.ensure_fts_index()
@@ -60,12 +59,12 @@ def copy_table(src: LanceStore, dst: LanceStore, embedder: Embedder, table: str,
 
 def switch(writer: WriterState, op: ReindexOp) -> dict[str, Any]:
     """Inside the writer: bring the new tables up to date, make them current, and write with the new model."""
-    new = make_embedder(op.embedder)
+    new = embedder_like(writer.embedder, op.embedder)
     old: LanceStore = writer.store
     target = old.sibling(
         model_id=new.model_id, dim=new.dim, memories_table=op.memories_table, cold_table=op.cold_table
     )
-    caught_up = {t: _catch_up(old, target, new, t) for t in (MEMORIES, COLD)}
+    caught_up = {t: _catch_up(old, target, new, t, writer.passages) for t in (MEMORIES, COLD)}
     retired = json.loads(old.catalog().get(RETIRED, "[]"))
     retired += [
         {"name": old.memories_name, "at": utcnow().isoformat()},
@@ -83,7 +82,7 @@ def switch(writer: WriterState, op: ReindexOp) -> dict[str, Any]:
     }
 
 
-def _catch_up(old: LanceStore, new: LanceStore, embedder: Embedder, table: str) -> int:
+def _catch_up(old: LanceStore, new: LanceStore, embedder: Embedder, table: str, plan: PassagePlan) -> int:
     """Rows written, changed or deleted since the copy started: compared whole (minus the model), re-embedded
     only when their text changed."""
     before = {m.id: m for page in old.scan(None, table) for m, _ in page}
@@ -93,33 +92,42 @@ def _catch_up(old: LanceStore, new: LanceStore, embedder: Embedder, table: str) 
     for ns in {m.namespace for m in gone}:
         new.delete(ns, [m.id for m in gone if m.namespace == ns], table=table)
     if changed:
-        mems = [m.model_copy(update={"embed_model": embedder.model_id}) for m in changed]
+        mems = {m.id: m.model_copy(update={"embed_model": embedder.model_id}) for m in changed}
         vectors: dict[str, Any] = {}
-        for ns in {m.namespace for m in mems}:
+        for ns in {m.namespace for m in mems.values()}:
             same_text = [
                 m.id
-                for m in mems
+                for m in mems.values()
                 if m.namespace == ns
                 and m.id in after
-                and embedding_text(after[m.id].content, after[m.id].context)
-                == embedding_text(m.content, m.context)
+                and (after[m.id].content, after[m.id].context) == (m.content, m.context)
             ]
-            vectors.update({m.id: v for m, v in new.get(ns, same_text, with_vectors=True, table=table)})
-        redo = [m for m in mems if m.id not in vectors]
-        if redo:
-            vectors.update(
-                zip(
-                    [m.id for m in redo],
-                    embedder.embed_passages([embedding_text(m.content, m.context) for m in redo]),
-                    strict=True,
-                )
-            )
-        new.upsert(mems, [vectors[m.id] for m in mems], table=table)
+            for m, v in new.get(ns, same_text, with_vectors=True, table=table):
+                vectors[m.id] = v
+                mems[m.id] = mems[m.id].model_copy(update={"passages": m.passages})
+        redone, redo_vectors = reembed([m for i, m in mems.items() if i not in vectors], embedder, plan)
+        for m, v in zip(redone, redo_vectors, strict=True):
+            mems[m.id], vectors[m.id] = m, v
+        new.upsert(list(mems.values()), [vectors[i] for i in mems], table=table)
     return len(changed) + len(gone)
 
 
+def reembed(mems: list[Memory], embedder: Embedder, plan: PassagePlan) -> tuple[list[Memory], list[Any]]:
+    """Memories embedded anew with `embedder` (long ones passage by passage): the memories as they are now
+    (model and passages noted) and their vectors."""
+    if not mems:
+        return [], []
+    done = embed_memories(embedder, [(m.content, m.context or None) for m in mems], plan)
+    out = [
+        m.model_copy(update={"embed_model": embedder.model_id, "passages": e.spans})
+        for m, e in zip(mems, done, strict=True)
+    ]
+    return out, [e.stored for e in done]
+
+
 def _differs(a: Memory, b: Memory) -> bool:
-    return a.model_dump(exclude={"embed_model"}) != b.model_dump(exclude={"embed_model"})
+    exclude = {"embed_model", "passages"}  # how a memory is embedded, not what it is
+    return a.model_dump(exclude=exclude) != b.model_dump(exclude=exclude)
 
 
 def drop_retired(store: LanceStore, older_than: timedelta) -> list[str]:

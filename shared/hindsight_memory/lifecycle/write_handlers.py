@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 from ..embed import Embedder
+from ..embed.passages import PassagePlan
 from ..errors import InvalidInput
 from ..models import Memory, Status
 from ..storage.lance import COLD, EVENTS, MEMORIES, LanceStore
-from ..text import embedding_text
 from ..writer.context import Handler, Pending, WriterState
 from ..writer.messages import (
     ArchiveOp,
@@ -26,7 +26,7 @@ from ..writer.messages import (
     UpkeepOp,
 )
 from .forget import MERGED_FROM, forget
-from .reindex import drop_retired, switch
+from .reindex import drop_retired, reembed, switch
 from .tiers import archive, restore
 
 
@@ -43,7 +43,7 @@ def _merge(writer: WriterState, op: MergeOp, pending: Pending) -> dict[str, Any]
 
 
 def _import(writer: WriterState, op: ImportOp, pending: Pending) -> dict[str, Any]:
-    return import_memories(writer.store, writer.embedder, op)
+    return import_memories(writer.store, writer.embedder, op, writer.passages)
 
 
 def _forget(writer: WriterState, op: ForgetOp, pending: Pending) -> dict[str, Any]:
@@ -138,8 +138,12 @@ def _union(lists: Iterable[list[str]]) -> list[str]:
     return out
 
 
-def import_memories(store: LanceStore, embedder: Embedder, op: ImportOp) -> dict[str, Any]:
-    """Write exported memories and events back as they were; vectors of another model are re-embedded.
+def import_memories(
+    store: LanceStore, embedder: Embedder, op: ImportOp, plan: PassagePlan | None = None
+) -> dict[str, Any]:
+    """Write exported memories and events back as they were; vectors of another model (or none) are embedded
+    anew. Memories already there as exported (same id, same last update) are skipped: a re-run after an
+    interruption costs a lookup, not an embedding.
 
     Raises:
         InvalidInput: a record of another namespace, a malformed id, or an id owned by another namespace.
@@ -157,22 +161,41 @@ def import_memories(store: LanceStore, embedder: Embedder, op: ImportOp) -> dict
     )
     if taken:
         raise InvalidInput(f"{len(taken)} imported ids already belong to another namespace; nothing imported")
-    vectors: list[Any] = [None] * len(mems)
+    have = {
+        (table, m.id): m.updated_at for table in (MEMORIES, COLD) for m, _ in store.get(ns, ids, table=table)
+    }
+    todo = [i for i, im in enumerate(op.memories) if have.get((im.table, mems[i].id)) != mems[i].updated_at]
+    vectors: dict[int, Any] = {}
     redo = []
-    for i, (m, im) in enumerate(zip(mems, op.memories, strict=True)):
-        if im.vector is not None and m.embed_model == embedder.model_id and len(im.vector) == embedder.dim:
-            vectors[i] = np.asarray(im.vector, dtype=np.float32)
-        else:
+    for i in todo:
+        v = _exported_vectors(op.memories[i].vector, mems[i], embedder)
+        if v is None:
             redo.append(i)
-    if redo:
-        texts = [embedding_text(mems[i].content, mems[i].context) for i in redo]
-        for i, v in zip(redo, embedder.embed_passages(texts), strict=True):
+        else:
             vectors[i] = v
-            mems[i] = mems[i].model_copy(update={"embed_model": embedder.model_id})
+    redone, redo_vectors = reembed([mems[i] for i in redo], embedder, plan or PassagePlan())
+    for i, m, v in zip(redo, redone, redo_vectors, strict=True):
+        mems[i], vectors[i] = m, v
     for table in (MEMORIES, COLD):
-        idx = [i for i, im in enumerate(op.memories) if im.table == table]
+        idx = [i for i in todo if op.memories[i].table == table]
         store.upsert([mems[i] for i in idx], [vectors[i] for i in idx], table=table)
     store.append_event_records(op.events)
-    if mems:
+    if todo:
         store.ensure_fts_index()
-    return {"memories": len(mems), "events": len(op.events), "re_embedded": len(redo)}
+    return {
+        "memories": len(todo),
+        "events": len(op.events),
+        "re_embedded": len(redo),
+        "skipped": len(mems) - len(todo),
+    }
+
+
+def _exported_vectors(exported: Any, m: Memory, embedder: Embedder) -> np.ndarray | None:
+    """An export's vectors when usable as they are: this model's, of its dimension, one per passage the memory
+    notes (one vector for a memory embedded whole); None means embed it again."""
+    if exported is None or m.embed_model != embedder.model_id:
+        return None
+    v = np.asarray(exported, dtype=np.float32)
+    rows = len(m.passages) if m.passages else 1
+    shape_ok = v.shape == (embedder.dim,) if rows == 1 else v.shape == (rows, embedder.dim)
+    return v if shape_ok and np.isfinite(v).all() else None

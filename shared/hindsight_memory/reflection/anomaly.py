@@ -4,18 +4,13 @@ events by rules: both decisions cost no LLM call. Anomalous episodes weigh more;
 import re
 from dataclasses import dataclass
 
+from . import signals
 from .trajectory import Trajectory, Turn
 
 _FAILED_STATUS = {"error", "failed", "failure", "fail", "timeout", "exception", "denied", "crashed"}
 _TOOL_FAILURE = re.compile(
-    r"\b(error|exception|traceback|failed|failure|timed? ?out|not found|denied|refused|exit code [1-9])\b"
-    r"|失败|错误|异常|超时|拒绝",
-    re.IGNORECASE,
-)
-_DISSATISFIED = re.compile(
-    r"\b(that'?s (wrong|not (it|right|what))|not what i (asked|wanted|meant)|(doesn'?t|didn'?t|does not|did not) work|"
-    r"still (broken|failing|wrong)|you (broke|missed|ignored)|wrong (answer|file|result)|try again|useless)\b"
-    r"|不对|错了|不是我要的|还是不行|没用|不行|重新来|搞错",
+    r"\b(err|error|exception|traceback|failed|failure|timed? ?out|not found|denied|refused|exit code [1-9]|unsupported|not supported|merge conflict)\b"
+    r"|\b[A-Z]\w*(Error|Exception)\b|失败|错误|异常|超时|拒绝|不存在|不支持",
     re.IGNORECASE,
 )
 _SELF_CONTRADICTION = re.compile(
@@ -51,7 +46,7 @@ def detect(traj: Trajectory) -> list[Anomaly]:
     for t in traj.turns:
         if tool_failed(t):
             out.append(Anomaly("tool_failure", t.id, t.content[:200]))
-        elif t.source == "user" and _DISSATISFIED.search(t.content):
+        elif t.source == "user" and signals.dissatisfied(t.content):
             out.append(Anomaly("user_dissatisfaction", t.id, t.content[:200]))
         elif t.source == "agent" and _SELF_CONTRADICTION.search(t.content):
             out.append(Anomaly("self_contradiction", t.id, t.content[:200]))
@@ -68,6 +63,9 @@ def trivial_reason(traj: Trajectory, anomalies: list[Anomaly]) -> str | None:
         return "no events recorded for this session"
     if anomalies:
         return None
+    said = [s for t in traj.turns if t.source == "user" for s in signals.sentences(t.content)]
+    if any(signals.instruction(s) for s in said):
+        return None  # the user said what to do next time: worth keeping however short the task
     tools = [t for t in traj.turns if t.source == "tool"]
     agent = [t for t in traj.turns if t.source == "agent"]
     chars = sum(len(t.content) for t in traj.turns)

@@ -1,13 +1,8 @@
 """The structured episode a task is compressed into, the LLM's answer shapes, and the heuristic episode builder."""
 
-import re
-from collections import Counter
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from .anomaly import Anomaly, tool_failed
-from .trajectory import Trajectory
 
 Outcome = Literal["success", "failure", "partial", "unknown"]
 
@@ -21,6 +16,11 @@ class EpisodeDraft(_Lenient):
     steps: list[str] = Field(default_factory=list, max_length=20)
     tools: list[str] = Field(default_factory=list, max_length=20)
     obstacles: list[str] = Field(default_factory=list, max_length=10)
+    fixes: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="The step that overcame each obstacle, in order ('' = none)",
+    )
     outcome: Outcome = "unknown"
     entities: list[str] = Field(default_factory=list, max_length=20)
 
@@ -33,6 +33,10 @@ class LessonDraft(_Lenient):
     contradicts: str | None = Field(
         default=None, description="Ref (e.g. 'K2') of an existing lesson it contradicts"
     )
+    # Set by the rules of heuristic mode, never asked of an LLM: where the lesson came from, and a ceiling on the
+    # confidence it starts with (a fix seen once is a candidate).
+    origin: Literal["llm", "instruction", "fix"] = "llm"
+    max_confidence: float = Field(default=0.95, ge=0.0, le=0.95)
 
 
 class ReflectionDraft(_Lenient):
@@ -49,43 +53,6 @@ class InductionDraft(_Lenient):
     consistent: bool = True
 
 
-_SUCCESS = re.compile(
-    r"\b(thanks|thank you|works|worked|perfect|great|done|passed|fixed|solved)\b|谢谢|好了|成功|可以了|解决了",
-    re.IGNORECASE,
-)
-_CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z0-9_.-]{2,}\b")
-
-
-def heuristic_episode(traj: Trajectory, anomalies: list[Anomaly]) -> EpisodeDraft:
-    """An episode built from the events alone, by rules (no LLM)."""
-    users = [t for t in traj.turns if t.source == "user"]
-    tools = [t for t in traj.turns if t.source == "tool"]
-    intent = (users[0] if users else traj.turns[0]).content[:300]
-    tool_names = list(dict.fromkeys(str(t.metadata["tool"]) for t in tools if t.metadata.get("tool")))
-    steps = [t.content[:160] for t in traj.turns if t.source == "agent"][:8]
-    last_tool_failed = bool(tools) and tool_failed(tools[-1])
-    last_user_ok = bool(users[1:]) and bool(_SUCCESS.search(users[-1].content))
-    if last_tool_failed:
-        outcome: Outcome = "failure"
-    elif last_user_ok or (tools and not last_tool_failed and any(tool_failed(t) for t in tools)):
-        outcome = "success"
-    elif tools:
-        outcome = "partial" if anomalies else "success"
-    else:
-        outcome = "unknown"
-    entities = Counter(e for t in traj.turns for e in t.entities)
-    for t in traj.turns:
-        entities.update(_CAPITALISED.findall(t.content))
-    return EpisodeDraft(
-        intent=intent,
-        steps=steps,
-        tools=tool_names,
-        obstacles=[a.excerpt for a in anomalies][:5],
-        outcome=outcome,
-        entities=[e for e, _ in entities.most_common(8)],
-    )
-
-
 _OUTCOME_ZH = {"success": "成功", "failure": "失败", "partial": "部分完成", "unknown": "未知"}
 
 
@@ -98,7 +65,7 @@ def episode_text(ep: EpisodeDraft, chinese: bool) -> str:
         if ep.tools:
             parts.append("工具：" + "、".join(ep.tools))
         if ep.obstacles:
-            parts.append("障碍：" + "；".join(ep.obstacles))
+            parts.append("障碍：" + "；".join(_with_fixes(ep, "（解决：{}）")))
         parts.append(f"结果：{_OUTCOME_ZH[ep.outcome]}")
         return "。".join(p.rstrip("。") for p in parts) + "。"
     parts = [f"Task: {ep.intent}"]
@@ -107,6 +74,11 @@ def episode_text(ep: EpisodeDraft, chinese: bool) -> str:
     if ep.tools:
         parts.append("Tools: " + ", ".join(ep.tools))
     if ep.obstacles:
-        parts.append("Obstacles: " + "; ".join(ep.obstacles))
+        parts.append("Obstacles: " + "; ".join(_with_fixes(ep, " (overcome by: {})")))
     parts.append(f"Outcome: {ep.outcome}")
     return ". ".join(p.rstrip(".") for p in parts) + "."
+
+
+def _with_fixes(ep: EpisodeDraft, template: str) -> list[str]:
+    fixes = [*ep.fixes, *[""] * len(ep.obstacles)]
+    return [o + (template.format(f) if f else "") for o, f in zip(ep.obstacles, fixes, strict=False)]

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..embed.passages import whole
 from ..errors import BudgetExceeded
 from ..llm import Budget, LLMError
 from ..models import Kind, Memory, MemoryCreate, Source, Status, StoreRequest, utcnow
@@ -27,7 +28,7 @@ def induce(reflector: Reflector, namespace: str, now: datetime | None = None) ->
     """Cluster un-induced episodes, write one lesson per cluster, decay stale lessons; record the run."""
     svc, now = reflector.service, now or utcnow()
     episodes = [
-        (m, np.asarray(v, dtype=np.float32))
+        (m, whole(v))  # an episode long enough to be split is clustered by its mean
         for m, v in svc.store.find(
             namespace,
             lambda w: (
@@ -170,7 +171,7 @@ def _lesson(
     item = MemoryCreate(
         content=text,
         kind=Kind.semantic,
-        source=Source.reflection,
+        source=Source.induction,
         confidence=round(confidence, 3),
         importance=0.7 if reflector.llm else 0.5,
         tags=["lesson", "induced"] + ([] if reflector.llm else ["heuristic"]),

@@ -16,7 +16,8 @@ from ..text import content_hash
 from ..writer.messages import AdjustOp, ClearWorkingOp, WriteOp, idempotency_key, memory_id
 from . import anomaly as anomalies_
 from .anomaly import Anomaly
-from .episode import EpisodeDraft, ReflectionDraft, episode_text, heuristic_episode
+from .episode import EpisodeDraft, LessonDraft, ReflectionDraft, episode_text
+from .heuristic import heuristic_draft
 from .prompts import Prompts
 from .runs import RunLog
 from .scoring import Verdict, judge
@@ -27,8 +28,8 @@ log = logging.getLogger(__name__)
 TRIGGERS = ("task_end", "anomaly", "periodic", "deferred")
 HEURISTIC_NOTE = (
     "heuristic mode: no LLM is configured (HINDSIGHT_LLM_MODEL is unset), so no LLM ran; the episode "
-    "was built from the events by rules and no lesson was distilled (induction turns patterns "
-    "repeated across episodes into low-confidence lessons)"
+    "was built from the events by rules, and lessons come only from explicit evidence: instructions the user "
+    "gave, and a failure followed by a fix (a low-confidence candidate)"
 )
 CONFIRM_STEP, CONTEST_STEP, CONTESTED_START = 0.1, 0.2, 0.5
 MAX_SOURCE_EVENTS = 200
@@ -95,11 +96,7 @@ class Reflector:
             return {**base, "status": "skipped", "reason": reason, "run_id": run, "usage": Usage().as_dict()}
         budget = Budget(self.settings.max_llm_calls_per_run, self.settings.max_tokens_per_run)
         try:
-            draft, refs = (
-                self._draft(traj, found, budget)
-                if self.llm
-                else (ReflectionDraft(episode=heuristic_episode(traj, found)), {})
-            )
+            draft, refs = self._draft(traj, found, budget) if self.llm else (heuristic_draft(traj, found), {})
         except (BudgetExceeded, LLMError) as exc:
             # Over budget: deferred, retried by the periodic run. Rejected by the LLM layer: failed. Either way
             # nothing is written and the session stays as it was.
@@ -193,6 +190,7 @@ class Reflector:
             [d.causal_relevance for d in draft.lessons],
             weight,
             self.settings.lesson_threshold,
+            find_opposites=not self.llm,
         )
         items, adjust, decisions = [episode], [], []
         for d, v in zip(draft.lessons, verdicts, strict=True):
@@ -211,8 +209,10 @@ class Reflector:
                 )
                 entry["id"] = v.match.id
             elif v.decision == "insert":
-                item = self._lesson_item(traj, ep, d.rationale, v, sources, trigger)
-                contested = refs.get(d.contradicts or "")
+                item = self._lesson_item(traj, ep, d, v, sources, trigger)
+                # An LLM names the lesson it contradicts; a rule lesson is found opposing one by scoring.
+                opposed = v.match.id if v.extra.get("opposes") and v.match else None
+                contested = refs.get(d.contradicts or "") or opposed
                 if contested:
                     item.confidence = CONTESTED_START
                     item.metadata["reflection"]["contradicts"] = contested
@@ -264,12 +264,13 @@ class Reflector:
         )
 
     def _lesson_item(
-        self, traj: Trajectory, ep: EpisodeDraft, why: str, v: Verdict, sources: list[str], trigger: str
+        self, traj: Trajectory, ep: EpisodeDraft, d: LessonDraft, v: Verdict, sources: list[str], trigger: str
     ) -> MemoryCreate:
         prov = {
             **self._provenance(trigger, []),
             "scores": v.scores,
-            "why": why,
+            "why": d.rationale,
+            "origin": d.origin,
             "episode_id": sources[0],
             "decision": v.reason,
         }
@@ -280,7 +281,7 @@ class Reflector:
             tags=["lesson"],
             entities=[e[:128] for e in ep.entities if e.strip()][:20],
             importance=round(min(1.0, 0.6 + 0.3 * v.scores["causal_relevance"]), 3),
-            confidence=round(min(0.95, 0.5 + 0.4 * v.scores["score"]), 3),
+            confidence=round(min(d.max_confidence, 0.5 + 0.4 * v.scores["score"]), 3),
             source_ids=sources,
             metadata={"reflection": prov},
             occurred_at=traj.turns[-1].at,

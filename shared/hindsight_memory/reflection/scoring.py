@@ -2,6 +2,7 @@
 (from the LLM), a bonus for anomalous episodes; then the verdict: insert, merge into a near-identical lesson, or
 reject. Scores are kept with the lesson so recall's explain can show why it was kept."""
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,8 +54,11 @@ def judge(
     causal: list[float],
     anomaly_bonus: float,
     threshold: float,
+    find_opposites: bool = False,
 ) -> list[Verdict]:
-    """One verdict per candidate, in order; later candidates also compete with the ones kept before them."""
+    """One verdict per candidate, in order; later candidates also compete with the ones kept before them.
+    `find_opposites` (rule lessons, where no LLM names contradictions): a candidate saying the opposite of its
+    nearest lesson is kept beside it to compete on confidence, instead of confirming it."""
     if not texts:
         return []
     vecs = embedder.embed_passages(texts)
@@ -78,6 +82,16 @@ def judge(
             "threshold": threshold,
             "nearest_cosine": round(cos, 4),
         }
+        opposite = Verdict(text, scores, "insert", "", match, v, {"opposes": True}) if match else None
+        if find_opposites and opposite is not None and opposes(opposite, embedder):
+            scores["confirmation"] = round(confirm, 3)
+            if confirm >= threshold:
+                opposite.reason = (
+                    "says the opposite of an existing lesson: kept beside it, competing on confidence"
+                )
+                kept.append(v)
+                out.append(opposite)
+                continue
         if batch_cos >= merge_cos:
             out.append(
                 Verdict(text, scores, "reject", "repeats a lesson proposed earlier in this run", vector=v)
@@ -106,3 +120,17 @@ def judge(
                 Verdict(text, scores, "reject", f"score {score:.2f} < threshold {threshold:.2f}", match, v)
             )
     return out
+
+
+_NEGATION = re.compile(r"\b(never|not|no|don'?t|do not|avoid|stop)\b|不要|别|不|没|避免|禁止", re.IGNORECASE)
+
+
+def opposes(v: Verdict, embedder: Embedder) -> bool:
+    """A rule lesson says the opposite of its nearest existing lesson: about the same thing (closer than halfway
+    from "related" to "merge") with the negation on one side only ("always X" vs "never X"). Used where no LLM
+    names contradictions: the new lesson then competes with the old one on confidence."""
+    if v.match is None:
+        return False
+    c = embedder.calibration
+    close = v.scores["nearest_cosine"] >= c.related + 0.5 * (merge_cosine(embedder) - c.related)
+    return close and bool(_NEGATION.search(v.text)) != bool(_NEGATION.search(v.match.content))

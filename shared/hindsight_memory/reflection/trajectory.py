@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,6 +23,32 @@ _ROLES = {
     "tool": Source.tool,
     "function": Source.tool,
 }
+
+# "user: ...", "Assistant: ...", "工具：..." at the start of a turn's text says who spoke, as `source` would.
+_LABEL = re.compile(
+    r"^\s*(user|human|agent|assistant|ai|bot|tool|function|observation|用户|助手|智能体|工具)\s*[:：]\s*",
+    re.IGNORECASE,
+)
+_LABEL_ROLES = {
+    **{k: v.value for k, v in _ROLES.items()},
+    "ai": "agent",
+    "bot": "agent",
+    "observation": "tool",
+    "用户": "user",
+    "助手": "agent",
+    "智能体": "agent",
+    "工具": "tool",
+}
+
+
+def read_role(source: str, content: str) -> tuple[str, str]:
+    """The turn's role and its text without a role label. A label overrides only the default source (`user`,
+    what a store without `source` records); a source the client set explicitly is kept."""
+    m = _LABEL.match(content)
+    if not m or not content[m.end() :].strip():
+        return source, content
+    role = _LABEL_ROLES[m.group(1).lower()]
+    return (role if source == Source.user.value else source), content[m.end() :]
 
 
 @dataclass
@@ -75,18 +102,21 @@ def load(store: LanceStore, namespace: str, session_id: str) -> Trajectory:
     # Reflection's own output and people's corrections of memories are not steps of the task.
     skip = (Source.reflection.value, Source.user_correction.value)
     rows = [r for r in rows if r.get("source") not in skip and r.get("kind") != Kind.semantic.value]
+    # The order they were stored in: each item has its own stamp, in the order of its store call (ordering.py).
     rows.sort(key=lambda r: (r["occurred_at"], r["stored_at"], r["id"]))
-    turns = [
-        Turn(
-            id=r["id"],
-            source=r.get("source") or "user",
-            content=r["content"],
-            at=r["occurred_at"],
-            metadata=_json(r.get("metadata")),
-            entities=list(r.get("entities") or []),
+    turns = []
+    for r in rows:
+        source, content = read_role(r.get("source") or "user", r["content"])
+        turns.append(
+            Turn(
+                id=r["id"],
+                source=source,
+                content=content,
+                at=r["occurred_at"],
+                metadata=_json(r.get("metadata")),
+                entities=list(r.get("entities") or []),
+            )
         )
-        for r in rows
-    ]
     return Trajectory(namespace, session_id, turns)
 
 

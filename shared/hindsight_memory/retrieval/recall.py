@@ -1,10 +1,8 @@
-"""Hybrid recall: vector + BM25 channels under the same hard filters, fused by reciprocal rank, then scored
-with calibrated relevance, time decay, importance, usage and session neighbours. Says `missing` rather than
-padding the answer with noise."""
+"""Hybrid recall: vector + BM25 channels under the same hard filters, each candidate scored (scoring.py) and
+lent score by its session neighbours, then the answer shaped (shaping.py). Says `missing` rather than padding
+the answer with noise."""
 
-import math
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -12,33 +10,15 @@ import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder
-from ..models import APPLIED_OPS, Memory, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
+from ..embed.passages import whole
+from ..models import APPLIED_OPS, SERVER_SOURCES, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
-from ..text import (
-    ROLES,
-    content_hash,
-    fts_text,
-    has_cjk,
-    invites_reply,
-    key,
-    side_asked_about,
-    side_of_turn,
-    terms,
-)
+from ..text import STANDING_TAG, fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
+from . import shaping
 from .rerank import Reranker
-
-
-@dataclass
-class Candidate:
-    memory: Memory
-    vector: Any
-    ranks: dict[str, int] = field(default_factory=dict)
-    raw: dict[str, float] = field(default_factory=dict)
-    factors: dict[str, float] = field(default_factory=dict)
-    score: float = 0.0
-
+from .scoring import HISTORY_PRIOR, Candidate, Scorer, Signals, phatic
 
 NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
 ANSWER_SHARE = 0.7  # score a turn inherits from the question right before it
@@ -53,13 +33,16 @@ class Retriever:
         self.embedder = embedder
         self.settings = settings
         self.reranker = reranker
+        self.scorer = Scorer(embedder, settings)
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall")
 
     def recall(self, q: RecallQuery) -> tuple[RecallResult, list[str]]:
         """The result, and the ids it returned (for usage accounting by the caller)."""
-        now = q.now or utcnow()
+        # As of a past time, "now" is then, and time words in the query do not narrow it further: "what was my
+        # budget in March" asks for the value valid then, which may have been stated in January.
+        now = q.now or q.as_of or utcnow()
         window: TimeWindow | None = None
-        if not (q.since or q.until):
+        if not (q.since or q.until or q.as_of):
             window = parse_time_window(q.query, now)
         # Once a time expression has become a filter, its words only add noise to matching ("yesterday").
         text = _without(q.query, window.expression) if window is not None else q.query
@@ -77,12 +60,13 @@ class Retriever:
         floor = self._min_rel(q) * (
             0.5 if window is not None and not info.get("time_window_fallback") else 1.0
         )
-        relevant = [c for c in cands if c.factors["relevance"] >= floor]
-        top = relevant[: q.top_k]
+        top = shaping.select(cands, q.query, q.top_k, floor)
         memories = [_public(c) for c in top]
         explain = None
         if q.explain:
-            below = [c for c in cands if c not in relevant]
+            below = [c for c in cands if c.factors["relevance"] < floor]
+            kept = {id(c) for c in top}
+            unpicked = [c for c in cands if id(c) not in kept and c.factors["relevance"] >= floor]
             explain = {
                 **info,
                 "min_relevance": floor,
@@ -93,7 +77,7 @@ class Retriever:
                     {**_trace(c), "content": c.memory.content[:300], "dropped": reason}
                     for reason, group in (
                         (f"relevance below {floor:.2f}", below[:20]),
-                        (f"ranked below top_k={q.top_k}", relevant[q.top_k :][:20]),
+                        (f"ranked below top_k={q.top_k}", unpicked[:20]),
                     )
                     for c in group
                 ],
@@ -109,10 +93,17 @@ class Retriever:
     def _where(self, q: RecallQuery, window: TimeWindow | None, w: Where | None = None) -> Where:
         """Every hard filter of the request, on `w` (a fresh namespace filter by default)."""
         w = w if w is not None else Where(q.namespace)
-        statuses = [Status.active, Status.superseded] if q.include_history else [Status.active]
+        history = q.include_history or q.as_of is not None
+        statuses = [Status.active, Status.superseded] if history else [Status.active]
         if q.include_archived:
             statuses.append(Status.archived)
         w.enum_in("status", statuses)
+        if q.as_of is not None:
+            # Valid then: happened by then and not yet replaced (with include_history: every version until then).
+            if q.include_history:
+                w.time("occurred_at", "<=", q.as_of)
+            else:
+                w.valid_at(q.as_of)
         return w.labels(
             kinds=q.kinds,
             tags=q.tags,
@@ -141,6 +132,13 @@ class Retriever:
                 if "vector" in q.channels
                 else []
             )
+        vec_hits = self.scorer.by_calibrated_cosine(q.query, vec_hits)
+        if "vector" in q.channels and shaping.wants_standing(q.query):
+            # Standing instructions and preferences apply to requests on other topics: their own small search.
+            standing = self._where(q, window).any_key("tag_keys", [key(STANDING_TAG)])
+            have = {m.id for m, _, _ in vec_hits}
+            extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_POOL)
+            vec_hits = vec_hits + [h for h in extra if h[0].id not in have]
 
         cands: dict[str, Candidate] = {}
         for channel, hits in (("vector", vec_hits), ("fts", fts_hits)):
@@ -148,8 +146,9 @@ class Retriever:
                 c = cands.setdefault(m.id, Candidate(m, vec))
                 c.ranks[channel] = rank
                 c.raw[channel] = score
-        self._score(list(cands.values()), q, qvec, now)
-        self._expand_neighbours(cands, q, qvec, now, window)
+        sig = self.scorer.signals(q.query, qvec, fts_hits, cands.values())
+        self.scorer.score(list(cands.values()), q, sig, now)
+        self._expand_neighbours(cands, q, sig, now, window)
         ordered = sorted(cands.values(), key=lambda c: c.score, reverse=True)
         ordered = self._prefer_newer(_dedup(ordered))
         if self.reranker and ordered:
@@ -184,52 +183,11 @@ class Retriever:
         }
         return ordered, info
 
-    # ------------------------------------------------------------------ scoring
-    def _score(self, cands: list[Candidate], q: RecallQuery, qvec: np.ndarray, now: datetime) -> None:
-        qterms = set(terms(q.query))
-        cjk = has_cjk(q.query)
-        side = side_asked_about(q.query)
-        k = self.settings.rrf_k
-        n_channels = len(q.channels)
-        for c in cands:
-            m = c.memory
-            rrf = sum(1.0 / (k + r) for r in c.ranks.values())
-            rrf_norm = rrf / (n_channels / (k + 1))
-            cos = float(np.dot(qvec, np.asarray(c.vector, dtype=np.float32))) if c.vector is not None else 0.0
-            doc_terms = set(terms(f"{m.content} {m.context}"))
-            coverage = len(qterms & doc_terms) / len(qterms) if qterms else 0.0
-            vec_rel = self.embedder.relevance(cos, cjk) if "vector" in q.channels else 0.0
-            lex_rel = coverage if "fts" in c.ranks else 0.0
-            relevance = max(vec_rel, lex_rel, 0.5 * vec_rel + 0.5 * lex_rel + 0.15 * min(vec_rel, lex_rel))
-            age_days = max(0.0, (now - m.occurred_at).total_seconds() / 86400)
-            exempt = m.importance >= self.settings.decay_exempt_importance or m.kind == "semantic"
-            decay = 1.0 if exempt else 0.5 ** (age_days / self.settings.half_life_days)
-            importance = 0.85 + 0.3 * m.importance  # 0.85 .. 1.15
-            usage = 1.0 + 0.05 * math.log1p(m.access_count)
-            base = (0.55 * rrf_norm + 0.45 * relevance) * (0.75 + 0.25 * decay) * importance * usage
-            if _phatic(m):
-                base *= PHATIC_PRIOR
-            if side and side_of_turn(m.content) not in ("", side):
-                base *= OTHER_SIDE_PRIOR
-            if m.status != Status.active:
-                base *= 0.8  # history is shown when asked for, below the current value
-            c.raw["cosine"] = cos
-            c.factors = {
-                "rrf": rrf_norm,
-                "relevance": relevance,
-                "vector_relevance": vec_rel,
-                "term_coverage": coverage,
-                "decay": decay,
-                "importance": importance,
-                "usage": usage,
-            }
-            c.score = base
-
     def _expand_neighbours(
         self,
         cands: dict[str, Candidate],
         q: RecallQuery,
-        qvec: np.ndarray,
+        sig: Signals,
         now: datetime,
         window: TimeWindow | None,
     ) -> None:
@@ -253,7 +211,7 @@ class Retriever:
             ):
                 if m.id not in cands and (m.session_id, m.seq) not in have:
                     cands[m.id] = Candidate(m, vec)
-                    self._score([cands[m.id]], q, qvec, now)
+                    self.scorer.score([cands[m.id]], q, sig, now)
         pos = {(c.memory.session_id, c.memory.seq): c for c in cands.values() if c.memory.session_id}
         base = {id(c): (c.score, c.factors["relevance"]) for c in cands.values()}
         for c in cands.values():
@@ -264,9 +222,9 @@ class Retriever:
             lent = []
             # Phatic turns ("Anything else?", "听起来不错。") match everything a little and lend nothing; the turn
             # before lends most when it asked what this turn answers.
-            if prev is not None and not _phatic(prev.memory):
+            if prev is not None and not phatic(prev.memory):
                 lent.append(((ANSWER_SHARE if invites_reply(prev.memory.content) else CONTEXT_SHARE), prev))
-            if nxt is not None and not _phatic(nxt.memory):
+            if nxt is not None and not phatic(nxt.memory):
                 lent.append((CONTEXT_SHARE, nxt))
             if not lent:
                 continue
@@ -282,7 +240,7 @@ class Retriever:
         c = self.embedder.calibration
         same = c.related + 0.5 * (c.duplicate - c.related)
         head = ordered[:SAME_TOPIC_WINDOW]
-        vecs = [np.asarray(x.vector, dtype=np.float32) if x.vector is not None else None for x in head]
+        vecs = [whole(x.vector) if x.vector is not None else None for x in head]
         for i, a in enumerate(head):
             for j in range(i + 1, len(head)):
                 b = head[j]
@@ -293,6 +251,12 @@ class Retriever:
                     a.factors["newer_alike"] = 1.0
                     a.score *= OLDER_ALIKE_PRIOR
                     break
+        # History, when asked for, stays under the value that replaced it however closely its words match.
+        by_id = {x.memory.id: x for x in ordered}
+        for x in ordered:
+            successor = by_id.get(x.memory.superseded_by or "")
+            if successor is not None:
+                x.score = min(x.score, successor.score * HISTORY_PRIOR)
         return sorted(ordered, key=lambda x: x.score, reverse=True)
 
     def _rerank(self, query: str, ordered: list[Candidate]) -> None:
@@ -309,17 +273,6 @@ class Retriever:
 
 SAME_TOPIC_WINDOW = 20  # results compared pairwise for "the same thing said again later"
 OLDER_ALIKE_PRIOR = 0.9  # an older result with a newer near-twin below it steps down
-OTHER_SIDE_PRIOR = 0.85  # "what did I say..." is about the user's turns; the assistant's rank a little lower
-PHATIC_PRIOR = (
-    0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
-)
-
-
-def _phatic(m: Memory) -> bool:
-    """Two content words or fewer, no number, and no prompt attached at write time (a reply like "14 June."
-    carries the question it answers in its context, so it is not phatic)."""
-    words = [t for t in terms(m.content) if t not in ROLES]
-    return len(words) <= 2 and not any(ch.isdigit() for ch in m.content) and "\n" not in m.context
 
 
 def _without(query: str, expression: str) -> str:
@@ -333,7 +286,7 @@ def _dedup(cands: list[Candidate]) -> list[Candidate]:
     seen: set[str] = set()
     out = []
     for c in cands:
-        h = content_hash(c.memory.content)
+        h = c.memory.content.casefold()  # stored content is normalised: the text content_hash digests
         if h not in seen:
             seen.add(h)
             out.append(c)
@@ -349,6 +302,7 @@ def _trace(c: Candidate) -> dict[str, Any]:
         "raw": {k: round(v, 4) for k, v in c.raw.items()},
         "factors": {k: round(v, 4) for k, v in c.factors.items()},
         "why": _why(c),
+        **_passage(c),
     }
 
 
@@ -360,6 +314,22 @@ def _why(c: Candidate) -> str:
         parts.append(f"time decay {c.factors['decay']:.2f}")
     parts.append(f"relevance {c.factors['relevance']:.2f}")
     return "; ".join(parts)
+
+
+def _passage(c: Candidate) -> dict[str, Any]:
+    """For a memory split into passages: which one matched the query best, where it is, and its text."""
+    spans = c.memory.passages
+    if not spans or c.passage >= len(spans):
+        return {}
+    span = spans[c.passage]
+    return {
+        "passage": {
+            "index": c.passage,
+            "of": len(spans),
+            "chars": list(span),
+            "text": c.memory.content[span[0] : span[1]],
+        }
+    }
 
 
 def _public(c: Candidate) -> MemoryPublic:
@@ -381,5 +351,7 @@ def _public(c: Candidate) -> MemoryPublic:
         status=m.status,
         supersedes=m.supersedes,
         superseded_by=m.superseded_by,
+        valid_until=m.valid_until,
         source_ids=m.source_ids,
+        provenance="server" if m.source in SERVER_SOURCES else "client",
     )

@@ -84,10 +84,10 @@ class StoreConsumer:
     @classmethod
     def from_settings(cls, settings: Settings) -> "StoreConsumer":
         """Build only what writing needs (storage + embedder): no retriever, no LLM, no web stack."""
-        from ..embed import make_embedder
+        from ..embed import embedder_for
         from ..service import build_store, build_writer
 
-        embedder = make_embedder(settings.embedder, settings.embed_threads)
+        embedder = embedder_for(settings)
         writer = build_writer(settings, build_store(settings, embedder), embedder)
         control = None
         if settings.store_queue_url:

@@ -48,6 +48,7 @@ class Where:
         else:
             self._clauses = [f"namespace = '{ns}'"]
         self.parts: list[tuple[Any, ...]] = [("subtree" if subtree else "namespace", ns)]
+        self._needs: list[str | None] = [None]
 
     @classmethod
     def all_namespaces(cls) -> "Where":
@@ -55,11 +56,13 @@ class Where:
         w = cls.__new__(cls)
         w._clauses = ["true"]
         w.parts = [("all",)]
+        w._needs = [None]
         return w
 
-    def _add(self, clause: str, part: tuple[Any, ...]) -> "Where":
+    def _add(self, clause: str, part: tuple[Any, ...], needs: str | None = None) -> "Where":
         self._clauses.append(clause)
         self.parts.append(part)
+        self._needs.append(needs)
         return self
 
     def _false(self) -> "Where":
@@ -130,6 +133,14 @@ class Where:
             self.time("occurred_at", "<", until)
         return self
 
+    def not_null(self, column: str) -> "Where":
+        return self._add(f"{_col(column)} IS NOT NULL", ("not_null", column))
+
+    def copy(self) -> "Where":
+        w = Where.__new__(Where)
+        w._clauses, w.parts, w._needs = list(self._clauses), list(self.parts), list(self._needs)
+        return w
+
     def session_ranges(self, ranges: Iterable[tuple[str, int, int]]) -> "Where":
         """Rows of any of the given sessions (by key digest) within a seq range: neighbour lookups."""
         ranges = [(k, int(lo), int(hi)) for k, lo, hi in ranges]
@@ -138,5 +149,24 @@ class Where:
         parts = [f"(session_key = {_hex_list([k])} AND seq >= {lo} AND seq <= {hi})" for k, lo, hi in ranges]
         return self._add(f"({' OR '.join(parts)})", ("ranges", tuple(ranges)))
 
+    def valid_at(self, at: datetime) -> "Where":
+        """Memories true at `at` (valid time): occurred by then, and not superseded by then."""
+        v = as_utc(at)
+        self.time("occurred_at", "<=", v)
+        stamp = f"{v.year:04d}-{v:%m-%d %H:%M:%S.%f}"
+        return self._add(
+            f"(valid_until IS NULL OR valid_until > TIMESTAMP '{stamp}')",
+            ("valid_at", v),
+            needs="valid_until",
+        )
+
+    def sql(self, missing: Iterable[str] = ()) -> str:
+        """The expression; clauses on a column in `missing` (a table written before that column existed, read
+        by a process that may not add it) are left out: their column reads as null there."""
+        gone = set(missing)
+        return " AND ".join(
+            c for c, needs in zip(self._clauses, self._needs, strict=True) if needs not in gone
+        )
+
     def __str__(self) -> str:
-        return " AND ".join(self._clauses)
+        return self.sql()

@@ -5,7 +5,7 @@ from typing import Any
 
 from ..models import Memory
 from .filters import Where
-from .schema import SEARCH_COLUMNS, WITH_VECTOR, row_to_memory
+from .schema import SEARCH_COLUMNS, WITH_VECTOR, row_to_memory, row_vectors
 from .tables import COLD, MEMORIES, Tables
 
 
@@ -17,9 +17,9 @@ class Reads(Tables):
         if not ids:
             return []
         t = self._table(table)
-        cols = None if with_vectors else SEARCH_COLUMNS
+        cols = WITH_VECTOR if with_vectors else SEARCH_COLUMNS
         rows = self._rows(t, Where(namespace).ids(ids), cols)
-        return [(row_to_memory(r), r.get("vector")) for r in self._only_namespace(namespace, rows)]
+        return [(row_to_memory(r), row_vectors(r)) for r in self._only_namespace(namespace, rows)]
 
     def find(
         self,
@@ -32,8 +32,8 @@ class Reads(Tables):
     ) -> list[tuple[Memory, Any]]:
         """Memories of one namespace matching extra clauses added by `build`."""
         t = self._table(table)
-        rows = self._rows(t, build(Where(namespace)), None if with_vectors else SEARCH_COLUMNS, limit)
-        return [(row_to_memory(r), r.get("vector")) for r in self._only_namespace(namespace, rows)]
+        rows = self._rows(t, build(Where(namespace)), WITH_VECTOR if with_vectors else SEARCH_COLUMNS, limit)
+        return [(row_to_memory(r), row_vectors(r)) for r in self._only_namespace(namespace, rows)]
 
     def events_by_idem(self, namespace: str, idem_keys: Iterable[str]) -> dict[str, dict[str, Any]]:
         rows = self._rows(
@@ -74,10 +74,11 @@ class Reads(Tables):
         """Every memory of a namespace (None: of all namespaces, for maintenance only), page by page."""
         where = Where(namespace) if namespace else Where.all_namespaces()
         cols = WITH_VECTOR if with_vectors else SEARCH_COLUMNS
-        for batch in self._table(table).search().where(str(where)).select(cols).to_batches(batch_rows):
+        t = self._table(table)
+        for batch in t.search().where(self._sql(t, where)).select(self._cols(t, cols)).to_batches(batch_rows):
             rows = batch.to_pylist()
             rows = self._only_namespace(namespace, rows) if namespace else rows
-            yield [(row_to_memory(r), r.get("vector")) for r in rows]
+            yield [(row_to_memory(r), row_vectors(r)) for r in rows]
 
     def scan_events(self, namespace: str | None, batch_rows: int = 2048) -> Iterator[list[dict[str, Any]]]:
         where = Where(namespace) if namespace else Where.all_namespaces()

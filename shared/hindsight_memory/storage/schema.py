@@ -5,8 +5,10 @@ import json
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
+from ..embed.passages import whole
 from ..models import Kind, Memory, Source, Status, as_utc
 from ..text import content_hash, fts_text, key
 
@@ -15,6 +17,19 @@ STR_LIST = pa.list_(pa.string())
 
 MODEL_KEY = b"hindsight.embed_model"
 DIM_KEY = b"hindsight.embed_dim"
+
+
+def added_columns(dim: int) -> list[pa.Field]:
+    """Columns added after tables were first written: added (all null) when such a table is opened by a process
+    that may write it; a process that may only read treats a missing one as null (see Tables)."""
+    return [
+        # When a superseded memory stopped being true (null: still true, or unknown).
+        pa.field("valid_until", TS),
+        # A memory split into passages (embed/passages.py): one vector per passage, and each passage's
+        # [start, end) in `content`, flattened; both null for a memory embedded as one text.
+        pa.field("passages", pa.list_(pa.list_(pa.float32(), dim))),
+        pa.field("passage_spans", pa.list_(pa.int32())),
+    ]
 
 
 def memory_schema(dim: int, model_id: str) -> pa.Schema:
@@ -27,7 +42,7 @@ def memory_schema(dim: int, model_id: str) -> pa.Schema:
             pa.field("content", pa.string()),
             pa.field("context", pa.string()),
             pa.field("search_text", pa.string()),  # content + context, Chinese segmented: the FTS column
-            pa.field("vector", pa.list_(pa.float32(), dim)),
+            pa.field("vector", pa.list_(pa.float32(), dim)),  # the whole memory (passages: added_columns)
             pa.field("occurred_at", TS),
             pa.field("stored_at", TS),
             pa.field("updated_at", TS),
@@ -55,6 +70,7 @@ def memory_schema(dim: int, model_id: str) -> pa.Schema:
             pa.field("content_hash", pa.string()),
             pa.field("embed_model", pa.string()),
             pa.field("tier", pa.string()),
+            *added_columns(dim),
         ],
         metadata={MODEL_KEY: model_id.encode(), DIM_KEY: str(dim).encode()},
     )
@@ -102,16 +118,20 @@ RUN_SCHEMA = pa.schema(
     ]
 )
 
-# Columns a search needs; the vector is fetched only where it is used.
-SEARCH_COLUMNS = [f.name for f in memory_schema(1, "x") if f.name not in ("vector", "search_text")]
-WITH_VECTOR = [*SEARCH_COLUMNS, "vector"]
+# Columns a search needs; the vectors are fetched only where they are used.
+VECTOR_COLUMNS = ["vector", "passages"]
+SEARCH_COLUMNS = [f.name for f in memory_schema(1, "x") if f.name not in (*VECTOR_COLUMNS, "search_text")]
+WITH_VECTOR = [*SEARCH_COLUMNS, *VECTOR_COLUMNS]
 
 
 def _opt(v: str | None) -> str:
     return v or ""
 
 
-def memory_to_row(m: Memory, vector: Any) -> dict[str, Any]:
+def memory_to_row(m: Memory, vectors: Any) -> dict[str, Any]:
+    """`vectors`: the memory's one vector, or the matrix of its passages' vectors (see embed/passages.py)."""
+    v = np.asarray(vectors, dtype=np.float32)
+    split = v.ndim == 2 and len(v) > 1
     return {
         "id": m.id,
         "namespace": m.namespace,
@@ -120,7 +140,9 @@ def memory_to_row(m: Memory, vector: Any) -> dict[str, Any]:
         "content": m.content,
         "context": m.context,
         "search_text": fts_text(f"{m.content}\n{m.context}" if m.context else m.content),
-        "vector": vector,
+        "vector": whole(v) if split else v.reshape(-1),
+        "passages": list(v) if split else None,
+        "passage_spans": [x for span in m.passages for x in span] if split else None,
         "occurred_at": m.occurred_at,
         "stored_at": m.stored_at,
         "updated_at": m.updated_at,
@@ -148,7 +170,21 @@ def memory_to_row(m: Memory, vector: Any) -> dict[str, Any]:
         "content_hash": content_hash(m.content),
         "embed_model": m.embed_model,
         "tier": m.tier,
+        "valid_until": m.valid_until,
     }
+
+
+def row_vectors(r: dict[str, Any]) -> Any:
+    """A row's vectors as the rest of the code passes them: its passages' matrix when split, else its vector."""
+    passages = r.get("passages")
+    if passages is not None and len(passages) > 1:
+        return np.asarray(passages, dtype=np.float32)
+    return r.get("vector")
+
+
+def _spans(flat: Any) -> list[tuple[int, int]]:
+    flat = list(flat or [])
+    return list(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _ts(v: Any) -> datetime | None:
@@ -185,4 +221,6 @@ def row_to_memory(r: dict[str, Any]) -> Memory:
         slot=r.get("slot") or None,
         embed_model=r.get("embed_model") or "",
         tier=r.get("tier") or "hot",
+        passages=_spans(r.get("passage_spans")),
+        valid_until=_ts(r.get("valid_until")),
     )

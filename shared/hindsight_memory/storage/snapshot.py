@@ -30,7 +30,7 @@ class WarmSnapshot:
         return version
 
     def fetch(self, where: str, *, with_vector: bool) -> pa.Table:
-        cols = [*WITH_VECTOR, "search_text"] if with_vector else ["id"]
+        cols = self._store._cols(self._table, [*WITH_VECTOR, "search_text"]) if with_vector else ["id"]
         return self._table.search().where(where).select(cols).with_row_id(True).limit(None).to_arrow()
 
     def count(self, where: str) -> int:

@@ -20,7 +20,7 @@ import pyarrow as pa
 from ..errors import ModelMismatch, StorageConflict
 from .filters import Where
 from .placeholder import Placeholder
-from .schema import DIM_KEY, EVENT_SCHEMA, MODEL_KEY, memory_schema
+from .schema import DIM_KEY, EVENT_SCHEMA, MODEL_KEY, added_columns, memory_schema
 from .snapshot import WarmSnapshot
 from .warm import WarmIndex
 
@@ -110,16 +110,23 @@ class Tables:
         # table as an empty stand-in and look again every `missing_recheck_s` until the writer has made it.
         self._recheck_s = MISSING_TABLE_RECHECK_S if missing_recheck_s is None else missing_recheck_s
         self._tables: dict[str, Any] = {}
+        self._split_rows: dict[int, tuple[bool, float]] = {}  # id(table) -> holds split memories, when seen
         self._waiting: dict[str, tuple[str, pa.Schema, bool]] = {}
         self._scratch: Any = None
         self._looked_at = time.monotonic()
         self._tables_lock = threading.Lock()
+        # Columns added since a table was written, which this process may not add (read-only): read as null.
+        self._missing: dict[str, frozenset[str]] = {}
+        self._missing_looked_at: dict[str, float] = {}
+        self._commits = 0
         for role, name, schema, check in (
             (MEMORIES, self.memories_name, self._schema, check_model),
             (EVENTS, EVENTS, EVENT_SCHEMA, False),
             (COLD, self.cold_name, self._schema, check_model),
         ):
             table = self._open(name, schema, check_model=check, create=create_tables)
+            if table is not None and schema is self._schema:
+                self._add_new_columns(name, table, may_write=create_tables)
             if table is None:
                 self._waiting[role] = (name, schema, check)
                 table = self._placeholder(name, schema)
@@ -182,6 +189,8 @@ class Tables:
                     self._looked_at = float("-inf")
                     raise
                 if table is not None:
+                    if schema is self._schema:
+                        self._add_new_columns(name, table, may_write=False)
                     self._tables[role] = table
                     del self._waiting[role]
                     if role == MEMORIES:
@@ -231,6 +240,40 @@ class Tables:
                     f"embedder>` to re-embed, or configure the embedder the table was written with"
                 )
         return table
+
+    def _add_new_columns(self, name: str, table: Any, *, may_write: bool) -> None:
+        """A memories table written before a column existed gets it (all null, a metadata-only commit); a
+        process that may not write notes it as missing and reads it as null until the writer adds it."""
+        added = added_columns(self.dim)
+        have = set(table.schema.names)
+        missing = [f for f in added if f.name not in have]
+        if missing and may_write:
+            try:
+                self._retry(lambda: table.add_columns(missing))
+            except (RuntimeError, ValueError, OSError):  # another process added it first: look again
+                table.checkout_latest()
+            missing = [f for f in added if f.name not in set(table.schema.names)]
+        self._missing[name] = frozenset(f.name for f in missing)
+        self._missing_looked_at[name] = time.monotonic()
+
+    def _missing_in(self, table: Any) -> frozenset[str]:
+        """The added columns `table` lacks. Only a read-only process has any; it looks at the table's columns
+        again every `missing_recheck_s`, as the writer adds them when it next opens the store."""
+        name = getattr(table, "name", "")
+        missing = self._missing.get(name, frozenset())
+        if missing and time.monotonic() - self._missing_looked_at.get(name, 0.0) >= self._recheck_s:
+            self._missing_looked_at[name] = time.monotonic()
+            have = set(table.schema.names)
+            missing = self._missing[name] = frozenset(c for c in missing if c not in have)
+        return missing
+
+    def _cols(self, table: Any, cols: list[str]) -> list[str]:
+        """`cols` less the columns `table` does not have yet (read as null)."""
+        missing = self._missing_in(table)
+        return [c for c in cols if c not in missing] if missing else cols
+
+    def _sql(self, table: Any, where: Where) -> str:
+        return where.sql(self._missing_in(table))
 
     def _has_fts_index(self) -> bool:
         try:
@@ -373,9 +416,9 @@ class Tables:
     def _rows(
         self, table: Any, where: Where, columns: list[str] | None = None, limit: int | None = None
     ) -> list[dict[str, Any]]:
-        q = table.search().where(str(where))
+        q = table.search().where(self._sql(table, where))
         if columns:
-            q = q.select(columns)
+            q = q.select(self._cols(table, columns))
         rows: list[dict[str, Any]] = q.limit(limit).to_list()  # limit None = every row (the default is 10)
         return rows
 

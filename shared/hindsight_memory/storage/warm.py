@@ -30,9 +30,12 @@ from .warm_state import (
     Entry,
     Hit,
     filter_columns,
+    group_starts,
     int8_codes,
     keep_namespace,
     max_fragment,
+    passage_layout,
+    passage_rows,
     split_vectors,
     to_rows,
     top_rows,
@@ -79,30 +82,62 @@ class WarmIndex:
 
     # ------------------------------------------------------------------ queries
     def vector(self, where: Where, vector: np.ndarray, limit: int, version: int) -> list[Hit] | None:
-        """Nearest rows by cosine passing the filter; None: not answerable from memory."""
+        """Nearest rows by cosine passing the filter (a memory split into passages by its best passage, max-sim);
+        None: not answerable from memory."""
         found = self._prepare(where, version)
         if found is None:
             return None
         st, flt, mask = found
-        idx = np.flatnonzero(mask)
-        if len(idx) == 0 or limit <= 0:
+        if limit <= 0 or not mask.any():
             return []
         q = np.asarray(vector, dtype=np.float32).ravel()
         q = q / (float(np.linalg.norm(q)) or 1.0)
+        # Rows embedded whole compete by their vector, split ones by their passages (their row vector is a mean).
+        plain = mask & (st.pcount[: st.n] == 0) if st.pn else mask
+        idx, scores = self._nearest(q, np.flatnonzero(plain), st.mat, st.codes, st.n, limit)
+        if st.pn:
+            sel = np.flatnonzero(mask[st.powner[: st.pn]])
+            sel, pscores = self._nearest(q, sel, st.pmat, st.pcodes, st.pn, limit, st.powner)
+            if len(sel):
+                first = group_starts(st.powner[sel])  # a row's passages are contiguous, and `sel` ascends
+                idx = np.concatenate([idx, st.powner[sel[first]]])
+                scores = np.concatenate([scores, np.maximum.reduceat(pscores, first)])
+        return self._rows(st, flt, *top_rows(st, idx, scores, limit))
+
+    def _nearest(
+        self,
+        q: np.ndarray,
+        idx: np.ndarray,
+        mat: np.ndarray,
+        codes: np.ndarray,
+        n: int,
+        limit: int,
+        owner: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Cosines of q with the rows `idx` (ascending) of `mat`: all of them up to `exact_rows`; above, the best
+        PRESELECT x limit by int8 codes and their near ties, scored exactly. With `owner` (passages: each one's
+        memory), memories are picked by their best passage and keep all their passages: picking passages would
+        let a few memories with many good passages crowd out the rest."""
         if len(idx) > self.exact_rows:
             # Reading 4-byte floats for every row is what costs (memory bandwidth): rank by int8 codes first,
             # a quarter of the bytes, then score the best PRESELECT x limit (and near ties) exactly.
             coarse = np.asarray(
-                simsimd.cdist(int8_codes(q)[None, :], st.codes[: st.n], metric="dot", threads=_THREADS)
+                simsimd.cdist(int8_codes(q)[None, :], codes[:n], metric="dot", threads=_THREADS)
             ).ravel()
-            coarse = (coarse if len(idx) == st.n else coarse[idx]).astype(np.float32) / (127.0 * 127.0)
-            keep = min(len(idx), PRESELECT * limit)
+            coarse = (coarse if len(idx) == n else coarse[idx]).astype(np.float32) / (127.0 * 127.0)
+            first = None if owner is None else group_starts(owner[idx])
+            if first is not None:
+                coarse = np.maximum.reduceat(coarse, first)
+            keep = min(len(coarse), PRESELECT * limit)
             kth = np.partition(coarse, len(coarse) - keep)[len(coarse) - keep]
             # Rounding to int8 moves a cosine by ~0.003 (sd); anything within CODE_MARGIN of the cut may
             # belong above it, so it is scored exactly too.
-            idx = idx[coarse >= kth - CODE_MARGIN]
-        scores = (st.mat[: st.n] @ q)[idx] if len(idx) * 4 > st.n else st.mat[idx] @ q
-        return self._rows(st, flt, *top_rows(st, idx, scores, limit))
+            picked = coarse >= kth - CODE_MARGIN
+            if first is not None:
+                picked = np.repeat(picked, np.diff(np.r_[first, len(idx)]))
+            idx = idx[picked]
+        scores = (mat[:n] @ q)[idx] if len(idx) * 4 > n else mat[idx] @ q
+        return idx, scores
 
     def text(self, where: Where, tokens: list[str], limit: int, version: int) -> list[Hit] | None:
         """Best rows by BM25 over `tokens` passing the filter; None: not answerable from memory."""
@@ -154,7 +189,12 @@ class WarmIndex:
     @staticmethod
     def _rows(st: Entry, flt: WarmFilter, idx: np.ndarray, scores: np.ndarray) -> list[Hit]:
         rows = to_rows(st.table.take(pa.array(idx, type=pa.int64()))) if len(idx) else []
-        vecs = st.mat[idx]  # one gather (a copy), then a row view per hit
+        vecs: Any = st.mat[idx]  # one gather (a copy), then a row view per hit
+        if st.pn:  # a split memory's hit carries its passages (recall scores it by the best one)
+            vecs = [
+                st.pmat[st.pstart[j] : st.pstart[j] + st.pcount[j]] if st.pcount[j] else v
+                for j, v in zip(idx.tolist(), vecs, strict=True)
+            ]
         out = []
         for r, v, s in zip(rows, vecs, scores.tolist(), strict=True):
             if flt.accepts(r):
@@ -241,7 +281,8 @@ class WarmIndex:
         table's chunks once appends have split it (row lookups slow down with every chunk)."""
         if st.dead > max(256, st.n // 4):
             keep = np.flatnonzero(st.alive[: st.n])
-            return self._build(st.version, st.table.take(pa.array(keep)), st.mat[: st.n][keep])
+            passages = (st.pmat[passage_rows(st, keep)], st.pcount[keep])
+            return self._build(st.version, st.table.take(pa.array(keep)), st.mat[: st.n][keep], passages)
         if st.table.column(0).num_chunks > 64:
             return Entry(**{**st.__dict__, "table": st.table.combine_chunks()})
         return st
@@ -250,10 +291,26 @@ class WarmIndex:
     def _tokens(self, t: pa.Table) -> list[list[str]] | None:
         return self._source.tokenize(t.column("search_text").to_pylist()) if len(t) else []
 
-    def _build(self, version: int, t: pa.Table, vecs: np.ndarray | None = None) -> Entry:
-        if vecs is None:
-            vecs, t = split_vectors(t)
+    def _build(
+        self,
+        version: int,
+        t: pa.Table,
+        vecs: np.ndarray | None = None,
+        passages: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> Entry:
+        if vecs is None or passages is None:
+            vecs, pvecs, counts, t = split_vectors(t)
+        else:
+            pvecs, counts = passages
         n, dim = len(t), vecs.shape[1]
+        pn = len(pvecs)
+        pmat = np.empty((pn + pn // 4 + 64, dim), dtype=np.float32)
+        pmat[:pn] = unit_rows(pvecs)
+        pcodes = np.empty(pmat.shape, dtype=np.int8)
+        pcodes[:pn] = int8_codes(pmat[:pn])
+        pstart, owner = passage_layout(counts, 0, 0)
+        powner = np.empty(len(pmat), dtype=np.int64)
+        powner[:pn] = owner
         mat = np.empty((n + n // 4 + 1024, dim), dtype=np.float32)
         mat[:n] = unit_rows(vecs)
         codes = np.empty(mat.shape, dtype=np.int8)
@@ -276,6 +333,12 @@ class WarmIndex:
             ids={i: j for j, i in enumerate(t.column("id").to_pylist())},
             max_frag=max_fragment(cols["rowid"], -1),
             postings=postings,
+            pmat=pmat,
+            pcodes=pcodes,
+            pn=pn,
+            pstart=pstart,
+            pcount=counts.astype(np.int64),
+            powner=powner,
             **cols,
         )
 
@@ -283,8 +346,21 @@ class WarmIndex:
         if new is None or len(new) == 0:
             return Entry(**{**st.__dict__, "version": version, "alive": alive})
         m = len(new)
-        vecs, t = split_vectors(new)
+        vecs, pvecs, counts, t = split_vectors(new)
         n = st.n + m
+        pn = st.pn + len(pvecs)
+        pmat, pcodes, powner = st.pmat, st.pcodes, st.powner
+        if pn > len(pmat):  # grown like the row arrays below
+            pmat = np.empty((max(2 * len(pmat), pn), pmat.shape[1]), dtype=np.float32)
+            pmat[: st.pn] = st.pmat[: st.pn]
+            pcodes = np.empty(pmat.shape, dtype=np.int8)
+            pcodes[: st.pn] = st.pcodes[: st.pn]
+            powner = np.empty(len(pmat), dtype=np.int64)
+            powner[: st.pn] = st.powner[: st.pn]
+        pmat[st.pn : pn] = unit_rows(pvecs)
+        pcodes[st.pn : pn] = int8_codes(pmat[st.pn : pn])
+        pstart, owner = passage_layout(counts, st.n, st.pn)
+        powner[st.pn : pn] = owner
         mat, codes = st.mat, st.codes
         if n > len(mat):  # grow into new buffers; readers of older states keep the old ones
             mat = np.empty((max(2 * len(mat), n), mat.shape[1]), dtype=np.float32)
@@ -301,6 +377,7 @@ class WarmIndex:
         cols = filter_columns(t, st.n, st.keys)
         for j, i in enumerate(t.column("id").to_pylist()):
             st.ids[i] = st.n + j
+        cols.update(pstart=pstart, pcount=counts)
         grown = {k: np.concatenate([getattr(st, k), v]) for k, v in cols.items()}
         return Entry(
             **{
@@ -311,6 +388,10 @@ class WarmIndex:
                 "table": pa.concat_tables([st.table, t.select(st.table.column_names).cast(st.table.schema)]),
                 "mat": mat,
                 "codes": codes,
+                "pmat": pmat,
+                "pcodes": pcodes,
+                "pn": pn,
+                "powner": powner,
                 "alive": np.concatenate([alive, np.ones(m, dtype=bool)]),
                 "max_frag": max_fragment(cols["rowid"], st.max_frag),
             }

@@ -45,6 +45,14 @@ class Entry:
     ids: dict[str, int]
     max_frag: int
     postings: Postings | None  # None: the table had no full-text index when this entry was built
+    # Memories split into passages (embed/passages.py): their passages' unit vectors, rows [:pn] in use, each
+    # row's first passage (-1: not split) and count, and each passage's row. A row's passages are contiguous.
+    pmat: np.ndarray
+    pcodes: np.ndarray  # the same passages as int8 codes, for the pre-selection when there are many
+    pn: int
+    pstart: np.ndarray
+    pcount: np.ndarray
+    powner: np.ndarray
 
     @property
     def dead(self) -> int:
@@ -80,6 +88,11 @@ def top_rows(st: Entry, rows: np.ndarray, scores: np.ndarray, limit: int) -> tup
     return rows[order], scores[order]
 
 
+def group_starts(keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal values begins in `keys` (non-empty; equal values contiguous)."""
+    return np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+
+
 def to_rows(t: pa.Table) -> list[dict[str, Any]]:
     """Rows as dicts. Timestamps are converted here rather than by pyarrow, which takes three times as long as
     for every other column together."""
@@ -97,11 +110,41 @@ def keep_namespace(data: pa.Table, namespace: str) -> pa.Table:
     return data.filter(pc.equal(data.column("namespace"), namespace))
 
 
-def split_vectors(data: pa.Table) -> tuple[np.ndarray, pa.Table]:
+def split_vectors(data: pa.Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, pa.Table]:
+    """The rows' vectors, their passages' vectors (flat, in row order), passages per row (0: not split), and
+    the table without the vector columns."""
     col = data.column("vector").combine_chunks()
     dim = col.type.list_size
     vecs = col.flatten().to_numpy(zero_copy_only=False).astype(np.float32, copy=False).reshape(-1, dim)
-    return vecs, data.drop_columns(["vector"])
+    counts = np.zeros(len(data), dtype=np.int64)
+    pvecs = np.zeros((0, dim), dtype=np.float32)
+    if "passages" in data.column_names:
+        pcol = data.column("passages").combine_chunks()
+        counts = pc.fill_null(pc.list_value_length(pcol), 0).to_numpy().astype(np.int64)
+        if counts.any():
+            flat = pc.list_flatten(pcol).flatten().to_numpy(zero_copy_only=False)
+            pvecs = flat.astype(np.float32, copy=False).reshape(-1, dim)
+        data = data.drop_columns(["passages"])
+    return vecs, pvecs, counts, data.drop_columns(["vector"])
+
+
+def passage_layout(counts: np.ndarray, row_base: int, passage_base: int) -> tuple[np.ndarray, np.ndarray]:
+    """For rows numbered from `row_base` whose passages are stored from `passage_base` on: each row's first
+    passage (-1 when not split), and each passage's row."""
+    ends = passage_base + np.cumsum(counts)
+    starts = np.where(counts > 0, ends - counts, -1).astype(np.int64)
+    owner = np.repeat(np.arange(row_base, row_base + len(counts), dtype=np.int64), counts)
+    return starts, owner
+
+
+def passage_rows(st: "Entry", rows: np.ndarray) -> np.ndarray:
+    """Indices into `st.pmat` of the passages of `rows`, in row order."""
+    counts = st.pcount[rows]
+    if not counts.any():
+        return np.zeros(0, dtype=np.int64)
+    starts = st.pstart[rows][counts > 0]
+    counts = counts[counts > 0]
+    return np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
 
 
 def max_fragment(rowid: np.ndarray, floor: int) -> int:

@@ -31,6 +31,8 @@ class Writes(Tables):
         res = self._retry(
             lambda: t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
         )
+        if any(m.passages for m in memories):
+            self._split_rows[id(t)] = (True, 0.0)
         if table == MEMORIES:
             self._remember_commit(res.version, memories, (), rows)
 
@@ -82,6 +84,8 @@ class Writes(Tables):
                 [memory_to_row(m, v) for m, v in zip(memories, vectors, strict=True)], schema=self._schema
             )
             self._retry(lambda: self._table(table).add(rows))
+            if any(m.passages for m in memories):
+                self._split_rows[id(self._table(table))] = (True, 0.0)
 
     def append_event_records(self, rows: list[dict[str, Any]]) -> None:
         """Append exported events (timestamps as ISO strings); existing ids are kept as they are."""

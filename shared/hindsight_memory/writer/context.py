@@ -4,9 +4,11 @@ of them."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from ..embed import Embedder
+from ..embed.passages import PassagePlan
 from ..models import Kind, Memory
 from ..storage.filters import Where
 from ..storage.lance import LanceStore
@@ -16,6 +18,25 @@ from ..text import key
 def working_turns_of(session_id: str) -> Callable[[Where], Where]:
     """The filter of a session's working-memory turns."""
     return lambda w: w.keys_in("session_key", [key(session_id)]).enum_in("kind", [Kind.working])
+
+
+def leave_working(store: LanceStore, ns: str, rows: list[tuple[Memory, Any]], at: datetime) -> None:
+    """Turns leaving working memory (trimmed or cleared) stay recallable: they become episodic memories of their
+    session, same id, text and vector, so nothing an agent stored disappears from recall."""
+    if rows:
+        store.upsert(
+            [
+                m.model_copy(
+                    update={
+                        "kind": Kind.episodic,
+                        "updated_at": at,
+                        "metadata": {**m.metadata, "left_working_at": at.isoformat()},
+                    }
+                )
+                for m, _ in rows
+            ],
+            [v for _, v in rows],
+        )
 
 
 @dataclass
@@ -43,9 +64,9 @@ class WriterState(Protocol):
 
     store: LanceStore
     embedder: Embedder
-    dedup_threshold: float
+    dedup_threshold: float | None
     working_turns: int
-    embed_batch_size: int
+    passages: PassagePlan
 
     def switch_to(self, store: LanceStore, embedder: Embedder) -> None:
         """Write to other tables with another embedder from the next op on (a reindex)."""

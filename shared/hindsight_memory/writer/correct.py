@@ -7,8 +7,9 @@ event exists."""
 import json
 from typing import Any
 
+from ..embed.passages import embed_memories
 from ..models import Memory, Source, Status, as_utc
-from ..text import embedding_text, key, normalize
+from ..text import key, normalize
 from .context import Handler, Pending, WriterState
 from .messages import CorrectOp
 
@@ -35,12 +36,14 @@ def correct(writer: WriterState, op: CorrectOp, pending: Pending) -> dict[str, A
     fix = op.correction
     content = normalize(fix.content) if fix.content is not None else old.content
     old_vector = pending.vectors[old.id]
-    vector = old_vector
-    if content != old.content:
-        vector = writer.embedder.embed_passages([embedding_text(content, old.context)])[0]
+    vector, passages = old_vector, old.passages
+    if content != old.content:  # embedded anew, passage by passage when long (embed/passages.py)
+        [emb] = embed_memories(writer.embedder, [(content, old.context or None)], writer.passages)
+        vector, passages = emb.stored, emb.spans
     new = old.model_copy(
         update={
             **fix.changes(),
+            "passages": passages,
             "id": op.new_id,
             "content": content,
             "source": Source.user_correction,

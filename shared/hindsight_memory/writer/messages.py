@@ -18,14 +18,24 @@ class PreparedItem(MemoryCreate):
     idem_key: str
     stored_at: datetime
     occurred_at: datetime  # resolved: never None here
+    # The client gave neither an idempotency key nor a time, so the key holds the arrival: a retry of the same
+    # call has another key, and the writer tells it from a real repeat (see storing.RETRY_WINDOW).
+    key_from_arrival: bool = False
 
 
-def idempotency_key(namespace: str, item: MemoryCreate) -> str:
-    """Client key if given, else namespace + content + occurred_at (+ session): retries write nothing twice."""
+def idempotency_key(
+    namespace: str, item: MemoryCreate, arrival: datetime | None = None, index: int = 0
+) -> str:
+    """The client's key if given; else namespace + kind + session + occurred_at + content; and without an
+    occurred_at, the arrival time and the item's place in its call instead: "Yes." said twice in a session is two
+    turns, not a retry (the writer recognises a true retry by its content and timing)."""
     if item.idempotency_key:
         basis = f"client|{namespace}|{item.idempotency_key}"
     else:
-        when = as_utc(item.occurred_at).isoformat() if item.occurred_at else ""
+        if item.occurred_at:
+            when = as_utc(item.occurred_at).isoformat()
+        else:
+            when = f"arrived {as_utc(arrival).isoformat()} #{index}" if arrival else ""
         basis = f"derived|{namespace}|{item.kind}|{item.session_id or ''}|{when}|{normalize(item.content)}"
     return hashlib.sha256(basis.encode()).hexdigest()[:40]
 
@@ -107,7 +117,7 @@ class UpdateOp(BaseModel):
 
 
 class ClearWorkingOp(BaseModel):
-    """A reflected session's working memory is done with: delete it (its turns stay in the event log)."""
+    """A reflected session's working memory is done with: its turns become episodic memories (context.leave_working)."""
 
     op: Literal["clear_working"] = "clear_working"
     namespace: str
@@ -173,7 +183,10 @@ class MergeOp(BaseModel):
 class ImportedMemory(BaseModel):
     memory: dict[str, Any] = Field(description="A Memory as exported (JSON)")
     table: Literal["memories", "cold"] = "memories"
-    vector: list[float] | None = Field(default=None, description="Reused when the exporting model is ours")
+    vector: list[float] | list[list[float]] | None = Field(
+        default=None,
+        description="Reused when the exporting model is ours (one per passage for a long memory)",
+    )
 
 
 class ImportOp(BaseModel):

@@ -15,7 +15,8 @@ from concurrent.futures import Future
 from typing import Any
 
 from ..errors import LimitExceeded, QueueUnavailable
-from .messages import OPS, StoreOp, WriteOp
+from .journal import MAX_ATTEMPTS, Journal
+from .messages import OPS, ForgetOp, StoreOp, WriteOp
 from .writer import Writer
 
 log = logging.getLogger(__name__)
@@ -40,22 +41,49 @@ class WriteQueue(ABC):
 
 
 class InProcessQueue(WriteQueue):
-    """Group commit on a background thread: drain up to `max_items` ops or wait `window_ms`, apply, resolve."""
+    """Group commit on a background thread: drain up to `max_items` ops or wait `window_ms`, apply, resolve.
 
-    def __init__(self, writer: Writer, *, max_items: int = 256, window_ms: int = 20) -> None:
+    With a journal (writer/journal.py), a store op is on disk before `submit` returns, so an acknowledged store
+    survives the process being killed: the next InProcessQueue on the same journal directory replays it. Other
+    ops are not journaled: their callers wait for the outcome (usage counts are best effort)."""
+
+    def __init__(
+        self, writer: Writer, *, max_items: int = 256, window_ms: int = 20, journal: Journal | None = None
+    ) -> None:
         self.writer = writer
-        self._q: queue.Queue[tuple[WriteOp, Future[Any]] | None] = queue.Queue()
+        self.journal = journal
+        self._q: queue.Queue[tuple[WriteOp, Future[Any], int | None] | None] = queue.Queue()
         self._max = max_items
         self._window = window_ms / 1000
         self._thread = threading.Thread(target=self._run, name="hindsight-writer", daemon=True)
         self._closed = False
+        self.replayed = self._replay() if journal is not None else 0
         self._thread.start()
 
+    def _replay(self) -> int:
+        """Queue what earlier processes acknowledged but did not commit (before any new op)."""
+        assert self.journal is not None
+        self.journal.adopt_orphans()
+        entries = self.journal.pending()
+        for seq, body in entries:
+            self._q.put((decode(body), Future(), seq))
+        if entries:
+            log.warning("replaying acknowledged writes from the journal", extra={"ops": len(entries)})
+        return len(entries)
+
     def submit(self, op: WriteOp) -> Future[Any]:
+        """Queue `op`; a store op is journaled first.
+
+        Raises:
+            JournalUnavailable: the journal could not record a store op (it is not queued).
+        """
         if self._closed:
             raise RuntimeError("write queue is closed")
         fut: Future[Any] = Future()
-        self._q.put((op, fut))
+        seq = (
+            self.journal.append(encode(op)) if self.journal is not None and isinstance(op, StoreOp) else None
+        )
+        self._q.put((op, fut, seq))
         return fut
 
     def depth(self) -> int:
@@ -66,6 +94,8 @@ class InProcessQueue(WriteQueue):
             self._closed = True
             self._q.put(None)
             self._thread.join(timeout=60)
+            if self.journal is not None and not self._thread.is_alive():
+                self.journal.close()
 
     def _run(self) -> None:
         while True:
@@ -88,20 +118,42 @@ class InProcessQueue(WriteQueue):
             if stop:
                 return
 
-    def _apply(self, batch: list[tuple[WriteOp, Future[Any]]]) -> None:
+    def _apply(self, batch: list[tuple[WriteOp, Future[Any], int | None]]) -> None:
         try:
-            results = self.writer.apply([op for op, _ in batch])
+            results = self.writer.apply([op for op, _, _ in batch])
         except Exception:
             # One bad op must not fail its neighbours: retry one by one, failing only what fails alone.
             log.exception("batch commit failed; applying ops one by one")
-            for op, fut in batch:
+            for op, fut, seq in batch:
                 try:
                     fut.set_result(self.writer.apply([op])[0])
                 except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
+                    if self.journal is not None and seq is not None:
+                        self._retry_later(op, seq, exc)
                     fut.set_exception(exc)
+                else:
+                    self._committed([seq], [op])
             return
-        for (_, fut), res in zip(batch, results, strict=True):
+        self._committed([seq for _, _, seq in batch], [op for op, _, _ in batch])
+        for (_, fut, _), res in zip(batch, results, strict=True):
             fut.set_result(res)
+
+    def _retry_later(self, op: WriteOp, seq: int, exc: Exception) -> None:
+        """An acknowledged op failed: it stays in the journal and is tried again after a pause (and at the next
+        start), up to journal.MAX_ATTEMPTS times; then it is kept in the journal, no longer tried."""
+        assert self.journal is not None
+        attempts = self.journal.failed(seq, f"{type(exc).__name__}: {exc}")
+        if attempts < MAX_ATTEMPTS and not self._closed:
+            timer = threading.Timer(min(60.0, 2.0**attempts), self._q.put, args=((op, Future(), seq),))
+            timer.daemon = True
+            timer.start()
+
+    def _committed(self, seqs: list[int | None], ops: list[WriteOp]) -> None:
+        if self.journal is None:
+            return
+        self.journal.done(s for s in seqs if s is not None)
+        if any(isinstance(op, ForgetOp) and op.purge for op in ops):
+            self.journal.scrub()  # a purged text must not stay readable in the journal's files
 
 
 class SqsQueue(WriteQueue):

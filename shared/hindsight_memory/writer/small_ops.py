@@ -3,7 +3,7 @@
 from typing import Any
 
 from ..models import APPLIED_OPS, Memory, as_utc, utcnow
-from .context import Handler, Pending, WriterState, working_turns_of
+from .context import Handler, Pending, WriterState, leave_working, working_turns_of
 from .messages import AdjustOp, ClearWorkingOp, FeedbackOp, TouchOp, UpdateOp
 
 FEEDBACK_STEP = 0.1
@@ -90,9 +90,8 @@ def adjust(writer: WriterState, op: AdjustOp, pending: Pending) -> dict[str, Any
 
 def clear_working(writer: WriterState, op: ClearWorkingOp, pending: Pending) -> int:
     ns, sid = op.namespace, op.session_id
-    rows = writer.store.find(ns, working_turns_of(sid))
-    if rows:
-        writer.store.delete(ns, [m.id for m, _ in rows])
+    rows = writer.store.find(ns, working_turns_of(sid), with_vectors=True)
+    leave_working(writer.store, ns, rows, utcnow())
     return len(rows)
 
 

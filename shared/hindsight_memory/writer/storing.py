@@ -1,29 +1,30 @@
-"""The store path of the single writer: idempotency (an item whose event exists is not written again), one
-embedding pass per batch (short turns situated by the turns before them), near-duplicates merged, a new value for a
-fact slot superseding the old one, and positions within a session."""
+"""The store path of the single writer: idempotency (an item whose event exists is not written again, and a
+retry without a key is told from a real repeat), one embedding pass per batch (short turns situated by the turns
+before them), then per item what it does to what is stored: merge into a duplicate, supersede an older value of
+the same fact (which records when it stopped being true), or stand on its own (writer/facts.py decides).
+Conversation turns are events: they are never merged into or superseded by one another. A long memory (split into
+passages) is a duplicate only passage by passage too, and replaces another only through the same slot."""
 
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 
+from ..embed.passages import Embedded, alike, embed_memories, whole
 from ..models import Kind, Memory, Source, Status
 from ..storage.filters import Where
-from ..text import (
-    content_hash,
-    embedding_text,
-    extract_slot,
-    has_cjk,
-    invites_reply,
-    key,
-    normalize,
-    value_tokens,
-)
+from ..text import content_hash, extract_slot, has_cjk, invites_reply, key, normalize
 from .context import Pending, WriterState
+from .facts import Statement, Verdict, relate, statement, thresholds_for
 from .messages import PreparedItem, StoreOp
+
+# A call without idempotency key or time, repeated within this window with the same words and nothing said in
+# between, is the client retrying, not the user repeating themselves.
+RETRY_WINDOW = timedelta(minutes=5)
+NEIGHBOURS = 4  # stored memories compared with each new item
 
 
 @dataclass
@@ -33,6 +34,8 @@ class StoreOutcome:
     deduplicated: int = 0
     superseded: int = 0
     duplicates_of: dict[str, str] = field(default_factory=dict)
+    supersedes: dict[str, str] = field(default_factory=dict)  # item id -> the memory it replaced
+    superseded_by: dict[str, str] = field(default_factory=dict)  # item id -> a newer memory it is history of
 
 
 def store_items(
@@ -46,6 +49,38 @@ def store_items(
     for ns, entries in by_ns.items():
         _store_namespace(writer, ns, entries, pending, outcomes)
     return outcomes
+
+
+def is_turn(m: Memory | PreparedItem) -> bool:
+    """A conversation turn (episodic or working, in a session): an event of its own, never merged or replaced."""
+    return m.kind in (Kind.working, Kind.episodic) and bool(m.session_id)
+
+
+class _Batch:
+    """What one namespace's batch knows while deciding, item by item."""
+
+    def __init__(self, writer: WriterState, ns: str, pending: Pending) -> None:
+        self.writer, self.ns, self.pending = writer, ns, pending
+        self.th = thresholds_for(writer.embedder, writer.dedup_threshold)
+        self.new: list[tuple[Memory, np.ndarray]] = []  # memories this batch created, in order, as stored
+        self._statements: dict[str, Statement] = {}
+        self._queries: dict[str, np.ndarray] = {}
+
+    def statement(self, text: str, entities: list[str], slot: str | None) -> Statement:
+        k = f"{text}\x00{'|'.join(entities)}\x00{slot or ''}"
+        if k not in self._statements:
+            self._statements[k] = statement(text, entities, slot)
+        return self._statements[k]
+
+    def sharper(self, a: str, b: str) -> float:
+        """Cosine of the two texts' query-side embeddings (the model's symmetric reading), computed on demand."""
+        for t in (a, b):
+            if t not in self._queries:
+                self._queries[t] = self.writer.embedder.embed_query(t)
+        return float(np.dot(self._queries[a], self._queries[b]))
+
+    def current(self, m: Memory) -> Memory:
+        return self.pending.memories.get(m.id, m)
 
 
 def _store_namespace(
@@ -80,125 +115,218 @@ def _store_namespace(
     if not fresh:
         return
 
-    # 2. one embedding pass for the whole batch; short turns carry the turns before them (see _with_preceding_turns)
-    next_seq, tails = _session_state(writer, ns, {it.session_id for _, it in fresh if it.session_id})
+    # 2. one embedding pass for the whole batch, long content passage by passage (embed/passages.py); short
+    # turns carry the turns before them (see _with_preceding_turns)
+    last_turns, tails = _session_state(writer, ns, {it.session_id for _, it in fresh if it.session_id})
+    next_seq = {s: (m.seq + 1 if m else 0) for s, m in last_turns.items()}
     fresh = _with_preceding_turns(fresh, tails)
-    texts = [embedding_text(it.content, it.context) for _, it in fresh]
-    vectors = np.concatenate(
-        [
-            writer.embedder.embed_passages(texts[s : s + writer.embed_batch_size])
-            for s in range(0, len(texts), writer.embed_batch_size)
-        ]
-    )
+    embedded = embed_memories(writer.embedder, [(it.content, it.context) for _, it in fresh], writer.passages)
 
-    # 3. what already exists: near neighbours (dedup), same slots (supersede), session positions (order)
-    neighbours = writer.store.nearest_many(ns, vectors, Where(ns).enum_in("status", [Status.active]), limit=4)
-    # Reflection's episodes and lessons ("Task: ...", "X is Y") compete by confidence, never supersede by slot.
-    slots = {
-        it.id: (
-            it.slot
-            or (
-                extract_slot(it.content)
-                if it.kind != Kind.working and it.source != Source.reflection
-                else None
-            )
+    # 3. what already exists: near neighbours (by the memory as a whole), and memories of the same fact slots
+    facts = [(i, it) for i, it in fresh if not is_turn(it)]
+    fact_vectors = [e.vector for (_, it), e in zip(fresh, embedded, strict=True) if not is_turn(it)]
+    near: dict[str, list[tuple[Memory, float, Any]]] = {}
+    if facts:
+        found = writer.store.nearest_many(
+            ns, np.stack(fact_vectors), Where(ns).enum_in("status", [Status.active]), limit=NEIGHBOURS
         )
-        for _, it in fresh
-    }
-    slot_keys = {key(s) for s in slots.values() if s}
-    by_slot: dict[str, Memory] = {}
+        near = {it.id: hits for (_, it), hits in zip(facts, found, strict=True)}
+    slots = {it.id: _slot(it) for _, it in facts}
+    by_slot = _same_slots(writer, ns, {key(s) for s in slots.values() if s}, pending)
+
+    # 4. decide per item, in order, so later items see earlier ones of the same batch
+    b = _Batch(writer, ns, pending)
+    for (i, it), emb in zip(fresh, embedded, strict=True):
+        out = outcomes[i]
+        if is_turn(it):
+            last = last_turns.get(it.session_id or "")
+            if last is not None and _is_retry(it, last):
+                _record_retry(b, ns, it, last, out)
+                continue
+            seq = next_seq[it.session_id or ""]
+            next_seq[it.session_id or ""] = seq + 1
+            mem = _new_memory(ns, it, seq, writer.embedder.model_id, None, emb.spans)
+            last_turns[it.session_id or ""] = mem
+            _keep(b, mem, emb, it, out)
+            continue
+        slot = slots[it.id]
+        candidates = _candidates(b, it, emb, near.get(it.id, []), by_slot.get(key(slot)) if slot else None)
+        retried = next((m for m, _, _ in candidates if _is_retry(it, m)), None)
+        if retried is not None:
+            _record_retry(b, ns, it, retried, out)
+            continue
+        verdicts = _judge(b, it, emb, candidates)
+        dup = next(((m, v) for m, _, v, verdict in verdicts if verdict.relation == "duplicate"), None)
+        if dup is not None:
+            target, target_vec = dup
+            merged = _merge_duplicate(b.current(target), it, it.stored_at)
+            pending.put(merged, pending.vectors.get(target.id, target_vec))
+            pending.events.append(_event(ns, it, merged.id))
+            out.deduplicated += 1
+            out.duplicates_of[it.id] = merged.id
+            continue
+        seq = 0
+        if it.session_id:
+            seq = next_seq[it.session_id]
+            next_seq[it.session_id] = seq + 1
+        mem = _new_memory(ns, it, seq, writer.embedder.model_id, slot, emb.spans)
+        old = next(((m, v) for m, _, v, verdict in verdicts if verdict.relation == "update"), None)
+        if old is not None and it.source != Source.reflection:
+            _supersede(b, mem, old, out)
+        if mem.slot and mem.status == Status.active:
+            by_slot.setdefault(key(mem.slot), []).insert(0, (mem, emb.stored))
+        _keep(b, mem, emb, it, out)
+
+
+def _slot(it: PreparedItem) -> str | None:
+    # Reflection's episodes and lessons ("Task: ...", "X is Y") compete by confidence, never supersede by slot.
+    if it.slot:
+        return it.slot
+    return extract_slot(it.content) if it.kind != Kind.working and it.source != Source.reflection else None
+
+
+def _same_slots(
+    writer: WriterState, ns: str, slot_keys: set[str], pending: Pending
+) -> dict[str, list[tuple[Memory, Any]]]:
+    """Active memories of these fact slots, newest first: candidates whatever their cosine."""
+    by_slot: dict[str, list[tuple[Memory, Any]]] = {}
     if slot_keys:
         for m, v in writer.store.find(
             ns,
             lambda w: w.enum_in("status", [Status.active]).keys_in("slot_key", slot_keys),
             with_vectors=True,
         ):
-            k = key(m.slot) if m.slot else None
-            if k and (k not in by_slot or m.occurred_at > by_slot[k].occurred_at):
-                by_slot[k] = m
+            if m.slot and not is_turn(m):
+                by_slot.setdefault(key(m.slot), []).append((m, v))
                 pending.vectors.setdefault(m.id, v)
-
-    # 4. decide per item, in order, so later items see earlier ones of the same batch
-    batch: list[tuple[Memory, np.ndarray]] = []
-    for (i, it), vec, near in zip(fresh, vectors, neighbours, strict=True):
-        now = it.stored_at
-        dup = _find_duplicate(writer, it, vec, near, batch)
-        if dup is not None:
-            target, target_vec = dup
-            merged = pending.memories.get(target.id, target)
-            merged = _merge_duplicate(merged, it, now)
-            pending.put(merged, pending.vectors.get(target.id, target_vec))
-            pending.events.append(_event(ns, it, merged.id))
-            outcomes[i].deduplicated += 1
-            outcomes[i].duplicates_of[it.id] = merged.id
-            continue
-        seq = 0
-        if it.session_id:
-            seq = next_seq[it.session_id]
-            next_seq[it.session_id] += 1
-        mem = _new_memory(ns, it, seq, writer.embedder.model_id, slots[it.id])
-        slot_k = key(mem.slot) if mem.slot else None
-        old = by_slot.get(slot_k) if slot_k else None
-        if (
-            old is not None
-            and old.id != mem.id
-            and old.kind == mem.kind
-            and old.occurred_at <= mem.occurred_at
-        ):
-            old = pending.memories.get(old.id, old)
-            pending.put(
-                old.model_copy(
-                    update={"status": Status.superseded, "superseded_by": mem.id, "updated_at": now}
-                ),
-                pending.vectors[old.id],
-            )
-            mem.supersedes = old.id
-            outcomes[i].superseded += 1
-        if slot_k:
-            by_slot[slot_k] = mem
-        pending.put(mem, vec)
-        pending.events.append(_event(ns, it, mem.id))
-        batch.append((mem, vec))
-        outcomes[i].stored += 1
+    for rows in by_slot.values():
+        rows.sort(key=lambda r: r[0].occurred_at, reverse=True)
+    return by_slot
 
 
-def _find_duplicate(
-    writer: WriterState,
+def _candidates(
+    b: _Batch,
     it: PreparedItem,
-    vec: np.ndarray,
+    emb: Embedded,
     near: list[tuple[Memory, float, Any]],
-    batch: list[tuple[Memory, np.ndarray]],
-) -> tuple[Memory, Any] | None:
-    """A near-identical active memory of the same kind stating the same values, or None."""
-    h = content_hash(it.content)
-    values = value_tokens(it.content)
-    candidates = [(m, float(np.dot(vec, v)), v) for m, v in reversed(batch)] + near
+    same_slot: list[tuple[Memory, Any]] | None,
+) -> list[tuple[Memory, float, Any]]:
+    """Stored or same-batch memories of the item's kind this item may duplicate or update, closest first. The
+    cosines are of the memories as wholes (a split memory's vector is its passages' mean); `v` is what is stored."""
+    seen: set[str] = set()
+    out: list[tuple[Memory, float, Any]] = []
+    pool = [(m, float(np.dot(emb.vector, whole(v))), v) for m, v in [*reversed(b.new), *(same_slot or [])]]
+    pool += near
+    for m, cos, v in sorted(pool, key=lambda c: c[1], reverse=True):
+        m = b.current(m)
+        if m.id in seen or m.id == it.id or m.kind != it.kind or m.status != Status.active or is_turn(m):
+            continue
+        seen.add(m.id)
+        out.append((m, cos, v))
+    return out
+
+
+def _judge(
+    b: _Batch, it: PreparedItem, emb: Embedded, candidates: list[tuple[Memory, float, Any]]
+) -> list[tuple[Memory, float, Any, Verdict]]:
+    new = b.statement(it.content, it.entities, _slot(it))
+    out = []
     for m, cos, v in candidates:
-        if m.kind != it.kind or m.status != Status.active:
-            continue
-        # Turns of a session are events: the same words in another session are another event, not a duplicate.
-        if it.kind in (Kind.working, Kind.episodic) and it.session_id and m.session_id != it.session_id:
-            continue
-        same_text = content_hash(m.content) == h
-        if same_text or (cos >= writer.dedup_threshold and value_tokens(m.content) == values):
-            return m, v
-    return None
+        old = b.statement(m.content, m.entities, m.slot)
+
+        def sharper(text: str = m.content) -> float:
+            return b.sharper(text, it.content)
+
+        verdict = relate(old, new, cos, b.th, sharper)
+        split = np.ndim(emb.stored) == 2 or np.ndim(v) == 2
+        if split and verdict.relation == "duplicate" and content_hash(m.content) != content_hash(it.content):
+            if not _passages_agree(b, emb.stored, v):
+                verdict = Verdict("distinct", "a passage differs")
+        elif split and verdict.relation == "update" and not _same_slot(m.slot, new.slot):
+            # A long text is a document, not one fact: a change word anywhere in it ("a new server") says nothing
+            # about the other. It replaces another only through the same slot.
+            verdict = Verdict("distinct", "a long memory is replaced only through its slot")
+        out.append((m, cos, v, verdict))
+    return out
+
+
+def _same_slot(a: str | None, b: str | None) -> bool:
+    return bool(a and b and key(a) == key(b))
+
+
+def _passages_agree(b: _Batch, a: Any, c: Any) -> bool:
+    """Where either memory is split, a duplicate also needs as many passages, each near-identical to its
+    counterpart: a long text with one paragraph changed is another memory, though its mean barely moves, and a
+    long text's whole-text embeddings (`sharper`) see only its beginning."""
+    return alike(a, c, b.th.merge_floor or b.writer.embedder.calibration.duplicate)
+
+
+def _is_retry(it: PreparedItem, m: Memory) -> bool:
+    """The same words again, moments later, from a call that had neither a key nor a time: a client retry."""
+    return (
+        it.key_from_arrival
+        and content_hash(m.content) == content_hash(it.content)
+        and timedelta(0) <= it.stored_at - (m.last_seen_at or m.stored_at) <= RETRY_WINDOW
+    )
+
+
+def _record_retry(b: _Batch, ns: str, it: PreparedItem, target: Memory, out: StoreOutcome) -> None:
+    """Nothing new is stored; the event says which memory the retried call's id stands for."""
+    b.pending.events.append(_event(ns, it, target.id))
+    out.deduplicated += 1
+    out.duplicates_of[it.id] = target.id
+
+
+def _supersede(b: _Batch, mem: Memory, old_and_vec: tuple[Memory, Any], out: StoreOutcome) -> None:
+    """The newer of the two (by when it happened) is the current value; the other is history that stopped being
+    true when the newer one happened."""
+    old, old_vec = old_and_vec
+    old = b.current(old)
+    if old.occurred_at <= mem.occurred_at:
+        b.pending.put(
+            old.model_copy(
+                update={
+                    "status": Status.superseded,
+                    "superseded_by": mem.id,
+                    "valid_until": mem.occurred_at,
+                    "updated_at": mem.stored_at,
+                }
+            ),
+            b.pending.vectors.get(old.id, old_vec),
+        )
+        mem.supersedes = old.id
+        out.superseded += 1
+        out.supersedes[mem.id] = old.id
+    else:
+        # A value from before the one stored (a backfill): it is history from the start.
+        mem.status, mem.superseded_by, mem.valid_until = Status.superseded, old.id, old.occurred_at
+        out.superseded_by[mem.id] = old.id
+
+
+def _keep(b: _Batch, mem: Memory, emb: Embedded, it: PreparedItem, out: StoreOutcome) -> None:
+    b.pending.put(mem, emb.stored)
+    b.pending.events.append(_event(b.ns, it, mem.id))
+    if mem.status == Status.active:
+        b.new.append((mem, emb.stored))
+    out.stored += 1
 
 
 def _session_state(
     writer: WriterState, ns: str, sessions: set[str]
-) -> tuple[dict[str, int], dict[str, list[str]]]:
-    """Per session: the next position, and the last turns stored so far (oldest first)."""
-    nxt = {s: 0 for s in sessions}
+) -> tuple[dict[str, Memory | None], dict[str, list[str]]]:
+    """Per session: the last turn stored so far, and the texts of the last turns (oldest first)."""
+    last: dict[str, Memory | None] = {s: None for s in sessions}
     tails: dict[str, list[str]] = {s: [] for s in sessions}
     if sessions:
         rows = writer.store.find(ns, lambda w: w.keys_in("session_key", [key(s) for s in sessions]))
         rows.sort(key=lambda r: r[0].seq)
         for m, _ in rows:
-            if m.session_id in nxt:
-                nxt[m.session_id] = max(nxt[m.session_id], m.seq + 1)
+            if m.session_id in last:
+                prev = last[m.session_id]
+                if prev is None or m.seq >= prev.seq:
+                    last[m.session_id] = m
                 tails[m.session_id] = [*tails[m.session_id][-(CONTEXT_TURNS - 1) :], m.content]
-    return nxt, tails
+    return last, tails
 
 
 CONTEXT_TURNS = 2  # turns before a short turn that travel with it into its embedding and its BM25 text
@@ -229,7 +357,9 @@ def _with_preceding_turns(
     return out
 
 
-def _new_memory(ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | None) -> Memory:
+def _new_memory(
+    ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | None, passages: list[tuple[int, int]]
+) -> Memory:
     return Memory(
         id=it.id,
         namespace=ns,
@@ -252,6 +382,7 @@ def _new_memory(ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | 
         embed_model=model_id,
         last_seen_at=it.stored_at,
         last_confirmed_at=it.stored_at if it.kind == Kind.semantic else None,
+        passages=passages,
     )
 
 

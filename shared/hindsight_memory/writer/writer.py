@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..embed import Embedder
-from ..models import Kind
+from ..embed.passages import PassagePlan
+from ..models import Kind, utcnow
 from ..storage.lance import LanceStore
 from . import correct, small_ops
-from .context import Handler, Pending, working_turns_of
+from .context import Handler, Pending, leave_working, working_turns_of
 from .messages import StoreOp, WriteOp
 from .storing import StoreOutcome, store_items
 
@@ -31,21 +32,20 @@ class Writer:
         *,
         dedup_threshold: float | None = None,
         working_turns: int = 15,
-        embed_batch_size: int = 64,
+        passages: PassagePlan | None = None,
         handlers: Mapping[type, Handler] | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
-        self._calibrated = dedup_threshold is None  # the threshold follows the embedder (see switch_to)
-        self.dedup_threshold = dedup_threshold or embedder.calibration.duplicate
+        # None: what is a duplicate is decided by writer/facts.py on the embedder's scale; a number is a floor
+        # (cosine) below which nothing merges, whatever else agrees.
+        self.dedup_threshold = dedup_threshold
         self.working_turns = working_turns
-        self.embed_batch_size = embed_batch_size
+        self.passages = passages or PassagePlan()
         self.handlers: dict[type, Handler] = {**small_ops.HANDLERS, **correct.HANDLERS, **(handlers or {})}
 
     def switch_to(self, store: LanceStore, embedder: Embedder) -> None:
         """Write to `store` with `embedder` from the next op on (a reindex switched tables)."""
-        if self._calibrated:
-            self.dedup_threshold = embedder.calibration.duplicate
         self.store, self.embedder = store, embedder
 
     # ------------------------------------------------------------------ entry point
@@ -86,15 +86,13 @@ class Writer:
         self._trim_working(pending)
 
     def _trim_working(self, pending: Pending) -> None:
-        """Working memory keeps the last N turns of a session; older turns stay in the event log."""
+        """Working memory keeps the last N turns of a session; older turns become episodic (leave_working)."""
         sessions = {
             (m.namespace, m.session_id)
             for m in pending.memories.values()
             if m.kind == Kind.working and m.session_id
         }
         for ns, sid in sessions:
-            rows = self.store.find(ns, working_turns_of(sid))
+            rows = self.store.find(ns, working_turns_of(sid), with_vectors=True)
             rows.sort(key=lambda r: r[0].seq)
-            excess = [m.id for m, _ in rows[: max(0, len(rows) - self.working_turns)]]
-            if excess:
-                self.store.delete(ns, excess)
+            leave_working(self.store, ns, rows[: max(0, len(rows) - self.working_turns)], utcnow())

@@ -60,6 +60,7 @@ class QualityReport:
     store_seconds: float
     scores: list[Score]
     results: list[QuestionResult]
+    crosslingual: dict[str, Any] | None = None  # bench/quality/crosslingual.py, when measured
 
     def score(self, mode: str, group: str) -> Score:
         return next(s for s in self.scores if s.mode == mode and s.group == group)
@@ -88,6 +89,13 @@ class QualityReport:
                         other = f"false missing {s.missing_rate:.2f}"
                 lines.append(f"{mode:<8} {s.group:<18} {s.n:>4} {nums}  {other}".rstrip())
             lines.append(f"{mode:<8} {'(mean latency)':<18} {'':>4} {self.latency_ms(mode):>6.1f} ms")
+        if self.crosslingual:
+            x = self.crosslingual
+            lines.append(
+                f"cross-lingual EN<->ZH: {x['found_at_5']:.3f} of {x['pairs']} pairs found in the top 5 "
+                f"(English question, Chinese fact {x['en_question_zh_fact']:.2f}; Chinese question, English fact "
+                f"{x['zh_question_en_fact']:.2f}); never said, answered missing {x['never_said_missing']:.2f}"
+            )
         return "\n".join(lines)
 
     def to_dict(self, with_results: bool = False) -> dict[str, Any]:

