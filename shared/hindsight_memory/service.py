@@ -199,21 +199,19 @@ class MemoryService:
 
     def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
         """Remote writer: poll the event log until every id is recorded. This process then reads the latest
-        tables at once; another process reading within the read-consistency interval may still hold the version
-        before the commit, so return only once the interval has passed since the commit (which came after the
-        last poll that did not see it)."""
+        tables at once; another process may have checked for a new version just before the commit and keep the
+        old one for up to the read-consistency interval, so return only once that interval has passed since the
+        poll that saw the commit (the commit came before it; when exactly is unknown)."""
         deadline = time.monotonic() + timeout_s
-        committed_after = time.monotonic()  # the items were queued just now
         while time.monotonic() < deadline:
-            polled = time.monotonic()
             self.store.refresh((EVENTS,))
+            seen_by = time.monotonic()  # a commit seen by this poll happened before this instant
             if len(self.store.find_events(namespace, lambda w: w.ids(ids))) == len(set(ids)):
                 self.store.refresh()
-                settle = committed_after + self.settings.read_consistency() - time.monotonic()
+                settle = seen_by + self.settings.read_consistency() - time.monotonic()
                 if settle > 0:
                     time.sleep(min(settle, max(0.0, deadline - time.monotonic())))
                 return
-            committed_after = polled  # not seen by a poll that began then: committed later
             time.sleep(0.2)
         raise TimeoutError("store not visible before the timeout; it stays queued and will be applied")
 

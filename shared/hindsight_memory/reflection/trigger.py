@@ -45,6 +45,9 @@ def run_trigger(service: ReflectingService, event: dict[str, Any]) -> dict[str, 
         ns = event.get("namespace")
         if not isinstance(ns, str):
             raise InvalidInput("a reflect trigger needs a namespace")
+        # A trigger often follows its session's last stores by milliseconds, and another process committed them:
+        # read the latest, not a version within the read-consistency interval (one listing; reflection is slow)
+        service.store.refresh()
         return service.reflect(
             ns,
             session_id=event.get("session_id"),
