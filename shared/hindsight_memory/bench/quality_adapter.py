@@ -53,8 +53,10 @@ def run(
             batch = {"namespace": namespace, "items": items[s : s + 200], "wait": True}
             svc.store_memories(StoreRequest.model_validate(batch), timeout_s=3600)
 
+    # The retriever, not svc.recall: the same path minus usage accounting. Usage counts reach the tables every few
+    # seconds, so on a slower (or busier) machine the same questions would see other counts and rank differently.
     def recall(namespace: str, query: str, top_k: int, now: datetime, mode: str) -> "RecallOutcome":
-        res = svc.recall(
+        res, _ = svc.retriever.recall(
             RecallQuery(namespace=namespace, query=query, top_k=top_k, now=now, channels=_CHANNELS[mode])
         )
         return RecallOutcome(
@@ -62,7 +64,7 @@ def run(
         )
 
     def recall_hybrid(namespace: str, query: str, top_k: int) -> RecallResult:
-        return svc.recall(RecallQuery(namespace=namespace, query=query, top_k=top_k))
+        return svc.retriever.recall(RecallQuery(namespace=namespace, query=query, top_k=top_k))[0]
 
     try:
         dataset = generate(lang, seed, None, size)
