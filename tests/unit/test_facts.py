@@ -131,6 +131,8 @@ def test_an_announced_change_of_something_else_supersedes_nothing(old, new):
         # an elder and a younger sibling are two people; English opposites sit below the bar for a swapped word
         ("我姐姐住在奥斯陆。", "我妹妹住在奥斯陆。", 0.987, "distinct"),
         ("My older sister lives in Oslo.", "My younger sister lives in Oslo.", 0.989, "distinct"),
+        # two names swapping places, the first word of the sentence among them
+        ("Alice pays Bob.", "Bob pays Alice.", 0.99, "distinct"),
     ],
 )
 def test_what_differs_decides_before_the_cosine(old, new, sharper, relation):

@@ -377,8 +377,10 @@ def _turned(old: Statement, new: Statement) -> bool:
     after_old, after_new = dict(old.directions), dict(new.directions)
     if any(after_old[m] != after_new[m] for m in after_old.keys() & after_new.keys()):
         return True
-    shared = [n for n in old.names if n in new.names]
-    return len(shared) > 1 and shared != [n for n in new.names if n in shared]
+    # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial.
+    a, b = ([w.casefold() for w in _EN_WORD.findall(s.text) if w[0].isupper() and w != "I"] for s in (old, new))
+    shared = [n for n in a if n in b]
+    return len(shared) > 1 and shared != [n for n in b if n in shared]
 
 
 def _names_differ(old: Statement, new: Statement) -> bool:
