@@ -378,7 +378,9 @@ def _turned(old: Statement, new: Statement) -> bool:
     if any(after_old[m] != after_new[m] for m in after_old.keys() & after_new.keys()):
         return True
     # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial.
-    a, b = ([w.casefold() for w in _EN_WORD.findall(s.text) if w[0].isupper() and w != "I"] for s in (old, new))
+    a, b = (
+        [w.casefold() for w in _EN_WORD.findall(s.text) if w[0].isupper() and w != "I"] for s in (old, new)
+    )
     shared = [n for n in a if n in b]
     return len(shared) > 1 and shared != [n for n in b if n in shared]
 
