@@ -33,12 +33,15 @@ def wants_standing(query: str) -> bool:
 
 def with_standing(cands: list[Candidate], top: list[Candidate], k: int) -> list[Candidate]:
     """The standing instruction or preference closest to the request joins the results (at STANDING_RANK)
-    when none is there already and it is not far from the topic."""
+    when it is not there already and not far from the topic. Another standing statement in the results does not
+    stand in for it: "Always suggest literary events when I ask about book series" is not the one that applies
+    to "what books should I check out?" when "Always describe the genre when I ask for book recommendations" is
+    closer."""
     standing = [c for c in cands if STANDING_TAG in c.memory.tags]
-    if not standing or any(STANDING_TAG in c.memory.tags for c in top):
+    if not standing:
         return top
     best = max(standing, key=lambda c: c.raw.get("cosine", 0.0))
-    if best.factors.get("vector_relevance", 0.0) < STANDING_FLOOR:
+    if any(c is best for c in top) or best.factors.get("vector_relevance", 0.0) < STANDING_FLOOR:
         return top
     at = min(STANDING_RANK - 1, len(top))
     return [*top[:at], best, *top[at:]][:k]

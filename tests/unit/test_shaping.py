@@ -1,0 +1,55 @@
+"""How recall shapes its answer around standing instructions (retrieval/shaping.py), on candidates as the scorer
+leaves them."""
+
+import hashlib
+from datetime import UTC, datetime
+
+from hindsight_memory.models import Kind, Memory
+from hindsight_memory.retrieval.scoring import Candidate
+from hindsight_memory.retrieval.shaping import STANDING_RANK, with_standing
+from hindsight_memory.text import STANDING_TAG
+
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def cand(text: str, cosine: float, relevance: float, standing: bool = False) -> Candidate:
+    m = Memory(
+        id=hashlib.sha1(text.encode()).hexdigest(),
+        namespace="u/books",
+        kind=Kind.episodic,
+        content=text,
+        occurred_at=NOW,
+        stored_at=NOW,
+        updated_at=NOW,
+        tags=[STANDING_TAG] if standing else [],
+    )
+    c = Candidate(m, None)
+    c.raw["cosine"] = cosine
+    c.factors["vector_relevance"] = relevance
+    return c
+
+
+EVENTS = cand("user: Always suggest related literary events when I ask about book series.", 0.842, 0.69, True)
+GENRES = cand("user: Always describe the genre when I ask for book recommendations.", 0.849, 0.77, True)
+TALK = [cand(f"user: I'll start with book {k} tonight.", 0.86, 0.8) for k in range(9)]
+
+
+def test_the_closest_standing_statement_joins_even_when_another_one_is_in_the_answer():
+    top = [*TALK, EVENTS]  # the less fitting instruction made the top 10 on its own
+
+    out = with_standing([*TALK, EVENTS, GENRES], top, 10)
+
+    assert out[STANDING_RANK - 1] is GENRES and len(out) == 10
+    assert EVENTS not in out  # it was last; the closer one took a place before it
+
+
+def test_the_closest_standing_statement_already_in_the_answer_changes_nothing():
+    top = [*TALK[:5], GENRES, *TALK[5:]]
+
+    assert with_standing([*TALK, EVENTS, GENRES], top, 10) == top
+
+
+def test_a_standing_statement_far_from_the_request_stays_out():
+    far = cand("user: Always answer in metric units when I ask about distances.", 0.80, 0.3, True)
+
+    assert with_standing([*TALK, far], TALK, 10) == TALK
