@@ -155,9 +155,8 @@ class Statement:
     names: tuple[str, ...] = ()  # capitalised words after the first, in order (English)
     directions: tuple[tuple[str, str], ...] = ()  # (marker, the word after it): ("over", "slack")
     entities: frozenset[str] = field(default_factory=frozenset)
-    changes: frozenset[str] = (
-        frozenset()
-    )  # the change words ("now", "left", "改成"), which `words` leaves out
+    # the change words ("now", "left", "改成"), which `words` leaves out
+    changes: frozenset[str] = field(default_factory=frozenset)
 
 
 def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str | None = None) -> Statement:
@@ -177,7 +176,7 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
         change=bool(changes),
         slot=slot or extract_slot(t),
         cjk=cjk,
-        names=() if cjk else tuple(w.casefold() for w in raw[1:] if w[0].isupper() and w != "I"),
+        names=() if cjk else _capitalised(raw[1:]),
         directions=directions,
         entities=frozenset(key(e) for e in entities),
         changes=frozenset(c.casefold() for c in changes),
@@ -378,11 +377,14 @@ def _turned(old: Statement, new: Statement) -> bool:
     if any(after_old[m] != after_new[m] for m in after_old.keys() & after_new.keys()):
         return True
     # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial.
-    a, b = (
-        [w.casefold() for w in _EN_WORD.findall(s.text) if w[0].isupper() and w != "I"] for s in (old, new)
-    )
+    a, b = (_capitalised(_EN_WORD.findall(s.text)) for s in (old, new))
     shared = [n for n in a if n in b]
     return len(shared) > 1 and shared != [n for n in b if n in shared]
+
+
+def _capitalised(words: list[str]) -> tuple[str, ...]:
+    """The capitalised words (casefolded, in order), "I" aside: what reads as a name in English."""
+    return tuple(w.casefold() for w in words if w[0].isupper() and w != "I")
 
 
 def _names_differ(old: Statement, new: Statement) -> bool:
