@@ -9,8 +9,8 @@ import pytest
 from hindsight_memory.embed.hashing import HashingEmbedder
 from hindsight_memory.errors import StorageConflict
 from hindsight_memory.models import Kind, Memory, utcnow
+from hindsight_memory.storage.conflicts import is_commit_conflict
 from hindsight_memory.storage.lance import LanceStore
-from hindsight_memory.storage.tables import is_commit_conflict
 
 NS = "alice/conflicts"
 EMB = HashingEmbedder()

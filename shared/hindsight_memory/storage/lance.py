@@ -1,9 +1,9 @@
 """The LanceDB storage adapter: the storage package is the only code that imports lancedb. Every read and write
 is scoped to one namespace here, whatever the caller asks, so no query path can cross namespaces.
 
-`LanceStore` puts together one module per job: tables.py (opening, catalog, commits, guards), reads.py, search.py,
-writes.py, maintenance.py (upkeep, purge), runlog.py (reflection runs), browse.py (the inspector's pages and
-counts); snapshot.py serves the warm index."""
+`LanceStore` puts together one module per job: tables.py (opening, commits, guards), catalog.py (table names,
+switching generations), reads.py, search.py, writes.py, maintenance.py (upkeep, purge), runlog.py (reflection
+runs), browse.py (the inspector's pages and counts); snapshot.py serves the warm index."""
 
 from .browse import Browse
 from .maintenance import Maintenance

@@ -8,9 +8,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from .catalog import Catalog
 from .filters import Where
 from .runlog import REFLECTION_RUNS
-from .tables import COLD, EVENTS, MEMORIES, Tables
+from .tables import COLD, EVENTS, MEMORIES
 
 # Scalar indexes built once a table is large enough: (column, kind) per table.
 _SCALAR_INDEXES = {
@@ -29,7 +30,7 @@ _SCALAR_INDEXES = {
 }
 
 
-class Maintenance(Tables):
+class Maintenance(Catalog):
     def table_stats(self) -> dict[str, dict[str, Any]]:
         out = {}
         for name, t in ((MEMORIES, self.memories), (EVENTS, self.events), (COLD, self.cold)):

@@ -1,6 +1,7 @@
 """The tables of one tenant's store: connection, opening (or a stand-in while the writer has not made a table),
-the catalog of current tables, optimistic commits with retries, and the namespace guards every read goes through.
-The other storage modules add reads, searches, writes, upkeep and the run log to this base (see lance.py)."""
+which tables are current (catalog.py switches them), optimistic commits with retries (conflicts.py tells a
+conflict), and the namespace guards every read goes through. The other storage modules add reads, searches,
+writes, upkeep and the run log to this base (see lance.py)."""
 
 import logging
 import random
@@ -18,6 +19,7 @@ import lancedb
 import pyarrow as pa
 
 from ..errors import ModelMismatch, StorageConflict
+from .conflicts import is_commit_conflict
 from .filters import Where
 from .placeholder import Placeholder
 from .schema import DIM_KEY, EVENT_SCHEMA, MODEL_KEY, added_columns, memory_schema
@@ -34,29 +36,6 @@ CATALOG = "catalog"
 CATALOG_SCHEMA = pa.schema([pa.field("key", pa.string(), nullable=False), pa.field("value", pa.string())])
 # A store that may not create tables looks again this often for tables the writer has not made yet.
 MISSING_TABLE_RECHECK_S = 5.0
-
-
-# LanceDB 0.40 raises Lance's commit conflicts as a plain RuntimeError ("lance error: " + Lance's message): no
-# exception type says "conflict", so its message is the narrowest reliable signal. These are the messages of Lance
-# 13's four commit errors (CommitConflict, RetryableCommitConflict, TooMuchWriteContention, IncompatibleTransaction);
-# each means "re-run the operation on the latest version". Provoked here: a compaction preempted by another
-# handle's delete on a folder ("Retryable commit conflict ... Please retry"), four writers on moto S3 ("Too many
-# concurrent writers ... retry_timeout of 30 s"). tests/integration/test_commit_conflicts.py checks both sides.
-_LANCE_ERROR = "lance error: "
-_CONFLICTS = (
-    "Commit conflict for version",
-    "Retryable commit conflict for version",
-    "Too many concurrent writers",
-    "Incompatible transaction",
-)
-
-
-def is_commit_conflict(exc: BaseException) -> bool:
-    """Whether LanceDB raised `exc` because another writer committed first."""
-    text = str(exc)
-    return (
-        isinstance(exc, RuntimeError) and text.startswith(_LANCE_ERROR) and any(c in text for c in _CONFLICTS)
-    )
 
 
 class Tables:
@@ -354,63 +333,6 @@ class Tables:
     def current_tables(self) -> dict[str, str]:
         cat = self.catalog()
         return {k: cat[k] for k in (MEMORIES, COLD) if k in cat}
-
-    def set_catalog(self, entries: dict[str, str]) -> None:
-        """Write entries in ONE commit, so readers see a table switch happen all at once or not at all."""
-        table = self._open(CATALOG, CATALOG_SCHEMA)
-        data = pa.Table.from_pylist(
-            [{"key": k, "value": v} for k, v in entries.items()], schema=CATALOG_SCHEMA
-        )
-        self._retry(
-            lambda: (
-                table.merge_insert("key")
-                .when_matched_update_all()
-                .when_not_matched_insert_all()
-                .execute(data)
-            )
-        )
-
-    def sibling(self, *, model_id: str, dim: int, memories_table: str, cold_table: str) -> Any:
-        """Another generation of memory tables in the same database (a reindex target)."""
-        return type(self)(
-            self.uri,
-            model_id=model_id,
-            dim=dim,
-            storage_options=self.storage_options or None,
-            read_consistency=self._read_consistency,
-            commit_retries=self._retries,
-            memories_table=memories_table,
-            cold_table=cold_table,
-            warm_rows=self._warm_rows,
-            cold_uri=self.cold_uri,
-        )
-
-    def table_names(self) -> list[str]:
-        names: list[str] = []
-        for db in {id(d): d for d in (self._db, self._cold_db)}.values():
-            token = None
-            while True:
-                page = db.list_tables(page_token=token)
-                names += list(page.tables)
-                token = page.page_token
-                if not token:
-                    break
-        return sorted(set(names))
-
-    def memory_tables(self) -> list[str]:
-        """Every table holding memories: current, cold, and generations retired by a reindex."""
-        return [n for n in self.table_names() if n.split("-", 1)[0] in (MEMORIES, COLD)]
-
-    def drop_table(self, name: str) -> None:
-        if name in (self.memories_name, self.cold_name, EVENTS, CATALOG):
-            raise ValueError(f"refusing to drop live table {name!r}")
-        if name in self.table_names():
-            self._db_for(name).drop_table(name)
-
-    def _table_named(self, name: str) -> Any:
-        """Any table by its stored name (a retired reindex generation, the catalog...)."""
-        live = {self.memories_name: self.memories, EVENTS: self.events, self.cold_name: self.cold}
-        return live[name] if name in live else self._db_for(name).open_table(name)
 
     # ---------------------------------------------------------------- the base read every module uses
     def _rows(
