@@ -1,53 +1,41 @@
 """The memory service: validation at the edge, writes through the queue, reads through the retriever.
 `build_service(settings)` is the one place where adapters are created and wired."""
 
-import json
-import logging
-import threading
-import time
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from .config import Settings
 from .counters import Counters
 from .embed import Embedder, embedder_for
 from .embed.passages import PassagePlan
-from .errors import InvalidInput, LimitExceeded, QueueUnavailable
+from .errors import InvalidInput, LimitExceeded
+from .intake import prepare_item, store_status, wait_visible
 from .llm import make_llm
-from .models import Kind, MemoryCreate, RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
+from .models import RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
 from .namespaces import validate_namespace
 from .ordering import ArrivalClock
 from .retrieval.recall import Retriever
 from .retrieval.rerank import make_reranker
-from .storage.lance import EVENTS, LanceStore
-from .text import STANDING_TAG, normalize, standing_statement
+from .storage.lance import LanceStore
 from .writer.journal import Journal
 from .writer.messages import (
     FeedbackOp,
     ForgetOp,
-    PreparedItem,
     RunOp,
     RunRecord,
     StoreOp,
     TouchOp,
     WriteOp,
-    idempotency_key,
-    memory_id,
 )
 from .writer.queue import InProcessQueue, SqsQueue, SqsTriggerQueue, WriteQueue
+from .writer.usage import UsageBuffer
 from .writer.writer import StoreOutcome, Writer
 
 if TYPE_CHECKING:  # imported on first use: most processes never reflect or export
     from .reflection import Reflector
     from .storage.objects import ObjectStore
-
-log = logging.getLogger(__name__)
-
-TOUCH_FLUSH_S = 5.0  # usage counts reach storage at most this late (or sooner, on flush/close)
-TOUCH_FLUSH_IDS = 500
 
 
 class MemoryService:
@@ -68,9 +56,7 @@ class MemoryService:
         self.retriever = retriever
         self.counters = Counters()
         self._clock = ArrivalClock()  # a stamp per stored item, in call order (see ordering.py)
-        self._touches: dict[str, Counter[str]] = {}
-        self._touched_at = time.monotonic()
-        self._touch_lock = threading.Lock()
+        self.usage = UsageBuffer(queue)
         self.llm: Any = None  # reflection's LLMClient; None = heuristic mode (set by build_service)
         self._reflector: Reflector | None = None
         # Serverless: reflection requests go to the reflect function through its queue (set by build_service).
@@ -98,14 +84,14 @@ class MemoryService:
         # in its call go into the key of an item without key or time, so a real repeat is a new event
         stamps = self._clock.stamps(len(req.items))
         prepared = [
-            self._prepare(req.namespace, item, now, i)
+            prepare_item(s, req.namespace, item, now, i)
             for i, (item, now) in enumerate(zip(req.items, stamps, strict=True))
         ]
         fut = self.queue.submit(StoreOp(namespace=req.namespace, items=prepared))
         ids = [p.id for p in prepared]
         if not req.wait or fut is None:
             if req.wait:
-                self._wait_visible(req.namespace, ids, timeout_s)
+                wait_visible(self.store, self.settings, req.namespace, ids, timeout_s)
                 return StoreResult(ids=ids, status="committed", stored=len(ids))
             return StoreResult(ids=ids, status="queued")
         out: StoreOutcome = fut.result(timeout=timeout_s)
@@ -121,99 +107,13 @@ class MemoryService:
             superseded_by=out.superseded_by,
         )
 
-    def _prepare(self, namespace: str, item: MemoryCreate, now: datetime, index: int = 0) -> PreparedItem:
-        s = self.settings
-        content = normalize(item.content)
-        if not content:
-            raise InvalidInput("content is empty after normalisation")
-        if len(content) > s.max_content_chars:
-            raise LimitExceeded(
-                f"content is {len(content):,} characters, over the limit of {s.max_content_chars:,} per memory "
-                "(HINDSIGHT_MAX_CONTENT_CHARS): store it as several memories"
-            )
-        if len(str(item.metadata).encode()) > s.max_metadata_bytes:
-            raise LimitExceeded(f"metadata larger than {s.max_metadata_bytes} bytes")
-        if item.kind == Kind.working and not item.session_id:
-            raise InvalidInput("working memory needs a session_id")
-        by_arrival = not item.idempotency_key and item.occurred_at is None
-        idem = idempotency_key(namespace, item, now if by_arrival else None, index)
-        tags = item.tags
-        if item.kind != Kind.working and STANDING_TAG not in tags and standing_statement(content):
-            # recall keeps the closest standing instruction or preference in view
-            tags = [*tags, STANDING_TAG]
-        return PreparedItem(
-            **item.model_dump(exclude={"occurred_at", "content", "tags"}),
-            tags=tags,
-            content=content,
-            occurred_at=item.occurred_at or now,
-            stored_at=now,
-            idem_key=idem,
-            id=memory_id(idem),
-            key_from_arrival=by_arrival,
-        )
-
     def store_status(self, namespace: str, ids: list[str]) -> dict[str, Any]:
-        """What became of stored items, by the ids a store returned: `pending` (not applied yet, or unknown),
-        `stored` (its own memory: active, superseded or forgotten, with what it replaced or what replaced it),
-        `merged` (a duplicate or a retry: the memory it was folded into), `archived`.
+        """What became of stored items, by the ids a store returned (see intake.store_status).
 
         Raises:
             InvalidInput: bad namespace or a malformed id.
         """
-        from .storage.lance import COLD
-
-        validate_namespace(namespace)
-        ids = list(dict.fromkeys(ids))
-        events = {e["id"]: e for e in self.store.find_events(namespace, lambda w: w.ids(ids))}
-        wanted = set(ids) | {e["memory_id"] for e in events.values() if e.get("memory_id")}
-        mems = {m.id: m for m, _ in self.store.get(namespace, wanted)}
-        cold = {m.id for m, _ in self.store.get(namespace, wanted - set(mems), table=COLD)}
-        items: dict[str, dict[str, Any]] = {}
-        for i in ids:
-            e = events.get(i)
-            if e is None:
-                items[i] = {"state": "pending"}
-                continue
-            target = e.get("memory_id") or i
-            m = mems.get(target)
-            out: dict[str, Any] = {"state": "stored" if target == i else "merged"}
-            if target != i:
-                out["into"] = target
-            if m is None:
-                out["status"] = "archived" if target in cold else "gone"
-            else:
-                out["status"] = m.status.value
-                out.update(
-                    {
-                        k: v
-                        for k, v in (
-                            ("supersedes", m.supersedes),
-                            ("superseded_by", m.superseded_by),
-                            ("valid_until", m.valid_until.isoformat() if m.valid_until else None),
-                        )
-                        if v
-                    }
-                )
-            items[i] = out
-        return {"namespace": namespace, "items": items}
-
-    def _wait_visible(self, namespace: str, ids: list[str], timeout_s: float) -> None:
-        """Remote writer: poll the event log until every id is recorded. This process then reads the latest
-        tables at once; another process may have checked for a new version just before the commit and keep the
-        old one for up to the read-consistency interval, so return only once that interval has passed since the
-        poll that saw the commit (the commit came before it; when exactly is unknown)."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            self.store.refresh((EVENTS,))
-            seen_by = time.monotonic()  # a commit seen by this poll happened before this instant
-            if len(self.store.find_events(namespace, lambda w: w.ids(ids))) == len(set(ids)):
-                self.store.refresh()
-                settle = seen_by + self.settings.read_consistency() - time.monotonic()
-                if settle > 0:
-                    time.sleep(min(settle, max(0.0, deadline - time.monotonic())))
-                return
-            time.sleep(0.2)
-        raise TimeoutError("store not visible before the timeout; it stays queued and will be applied")
+        return store_status(self.store, namespace, ids)
 
     # ------------------------------------------------------------------ recall
     def recall(self, q: RecallQuery) -> RecallResult:
@@ -222,33 +122,12 @@ class MemoryService:
         result, ids = self.retriever.recall(q)
         self.counters.add_recall(q.namespace, hit=not result.missing)
         if ids:
-            self._touch(q.namespace, ids)
+            self.usage.add(q.namespace, ids)
         return result
 
-    def _touch(self, namespace: str, ids: list[str]) -> None:
-        """Usage counts are batched: one write per namespace every few seconds rather than one per recall, so a
-        busy reader does not turn every recall into a commit."""
-        with self._touch_lock:
-            self._touches.setdefault(namespace, Counter()).update(ids)
-            pending = sum(len(v) for v in self._touches.values())
-            due = time.monotonic() - self._touched_at >= TOUCH_FLUSH_S or pending >= TOUCH_FLUSH_IDS
-        if due:
-            self.flush_usage()
-
     def flush_usage(self) -> None:
-        """Send the buffered usage counts now (serverless handlers call it at the end of every invocation: a
-        sandbox may be frozen or recycled before the next recall would have sent them)."""
-        with self._touch_lock:
-            if not self._touches:
-                return
-            batch, self._touches, self._touched_at = self._touches, {}, time.monotonic()
-        for ns, counts in batch.items():
-            try:
-                self.queue.submit(TouchOp(namespace=ns, ids=sorted(counts), counts=dict(counts), at=utcnow()))
-            except QueueUnavailable:  # usage counts never fail a request: kept for the next flush
-                log.warning("usage counts not sent; kept for the next flush", exc_info=True)
-                with self._touch_lock:
-                    self._touches.setdefault(ns, Counter()).update(counts)
+        """Send the buffered usage counts now (serverless handlers call it at the end of every invocation)."""
+        self.usage.flush()
 
     # ------------------------------------------------------------------ feedback, forget
     def feedback(self, namespace: str, memory_id: str, useful: bool) -> dict[str, Any]:
@@ -424,40 +303,15 @@ class MemoryService:
         """
         if self.reflect_queue is None:
             return self.reflect(namespace, session_id=session_id, trajectory=trajectory, trigger=trigger)
-        from .reflection.reflect import TRIGGERS
-        from .reflection.runs import new_run_id
-        from .reflection.trajectory import inline_items
+        from .reflection.requests import queued_request
 
-        validate_namespace(namespace)
-        if trigger not in TRIGGERS:
-            raise InvalidInput(f"trigger must be one of {', '.join(TRIGGERS)}")
-        if not session_id and not trajectory:
-            raise InvalidInput("give a session_id or an inline trajectory")
-        if trajectory:  # checked here, so that bad input is an error now and not a poison message later
-            session_id = session_id or f"reflect-{new_run_id()[:16]}"
-            inline_items(namespace, session_id, trajectory)
-        run_id = new_run_id()
-        payload = {"trigger": trigger, "namespace": namespace, "session_id": session_id, "run_id": run_id}
-        self.reflect_queue.send({**payload, **({"trajectory": trajectory} if trajectory else {})})
-        return {**payload, "status": "queued"}
+        payload = queued_request(namespace, session_id, trajectory, trigger)
+        self.reflect_queue.send(payload)
+        return {k: v for k, v in payload.items() if k != "trajectory"} | {"status": "queued"}
 
     def reflection_run(self, namespace: str, run_id: str) -> dict[str, Any]:
         """A reflection run by id: its outcome once recorded, else queued."""
-        validate_namespace(namespace)
-        row = self.reflector.runs.get(namespace, run_id)
-        if row is None:
-            return {"namespace": namespace, "run_id": run_id, "status": "queued"}
-        detail = json.loads(row.get("detail") or "{}")
-        return {
-            "namespace": namespace,
-            "run_id": run_id,
-            "status": row["status"],
-            "trigger": row["trigger"],
-            "session_id": row["session_id"] or None,
-            "reason": row["reason"] or None,
-            "at": row["at"].isoformat() if row.get("at") else None,
-            **({"result": detail} if detail else {}),
-        }
+        return self.reflector.runs.outcome(validate_namespace(namespace), run_id)
 
     def induce(self, namespace: str) -> dict[str, Any]:
         """Turn clusters of similar episodes into lessons; decay lessons not confirmed for long."""

@@ -72,6 +72,23 @@ class RunLog:
         found = [r for r in self.store.runs(namespace) if r["id"] == run_id]
         return found[-1] if found else None
 
+    def outcome(self, namespace: str, run_id: str) -> dict[str, Any]:
+        """A run as its caller polls it: the outcome once recorded, else `queued`."""
+        row = self.get(namespace, run_id)
+        if row is None:
+            return {"namespace": namespace, "run_id": run_id, "status": "queued"}
+        detail = json.loads(row.get("detail") or "{}")
+        return {
+            "namespace": namespace,
+            "run_id": run_id,
+            "status": row["status"],
+            "trigger": row["trigger"],
+            "session_id": row["session_id"] or None,
+            "reason": row["reason"] or None,
+            "at": row["at"].isoformat() if row.get("at") else None,
+            **({"result": detail} if detail else {}),
+        }
+
     def tokens_today(self, namespace: str, now: datetime | None = None) -> int:
         rows = self.store.runs(namespace, since=day_start(now or utcnow()))
         return sum(int(r["prompt_tokens"] or 0) + int(r["completion_tokens"] or 0) for r in rows)
