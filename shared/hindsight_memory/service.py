@@ -239,7 +239,9 @@ class MemoryService:
         from .lifecycle.export import export_response
 
         validate_namespace(namespace)
-        return export_response(self, namespace, limit, inline_max_bytes=self.settings.export_inline_max_bytes)
+        return export_response(
+            self.store, self.exports, namespace, limit, inline_max_bytes=self.settings.export_inline_max_bytes
+        )
 
     def import_records(
         self, namespace: str | None, records: Iterable[dict[str, Any]], *, confidence: float | None = None

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from hindsight_memory.errors import InvalidInput, ModelMismatch
-from hindsight_memory.lifecycle.export import export_jsonl, import_csv, import_jsonl
+from hindsight_memory.lifecycle.files import export_jsonl, import_csv, import_jsonl
 from hindsight_memory.service import build_service
 from tests.lifecycle.helpers import recall, store
 

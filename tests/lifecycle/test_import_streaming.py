@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from hindsight_memory.config import Settings
-from hindsight_memory.lifecycle.export import import_csv, import_jsonl
+from hindsight_memory.lifecycle.files import import_csv, import_jsonl
 from hindsight_memory.service import build_service
 from tests.support.wait import wait_until
 

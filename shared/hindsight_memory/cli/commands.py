@@ -174,7 +174,7 @@ def _ns(value: str) -> str | None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """JSONL of store items or of an export (memories + events), or CSV of simple facts."""
-    from ..lifecycle.export import import_csv, import_jsonl
+    from ..lifecycle.files import import_csv, import_jsonl
 
     svc = _service(args)
     try:
@@ -192,7 +192,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ..lifecycle.export import export_jsonl
+    from ..lifecycle.files import export_jsonl
 
     svc = _service(args)
     try:

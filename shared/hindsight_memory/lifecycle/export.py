@@ -1,5 +1,5 @@
 """Export a namespace (or all) to JSONL with everything needed to restore it; import it elsewhere (re-embedding
-when the target uses another model); seed memories with an initial confidence; CSV import of simple facts.
+when the target uses another model); seed memories with an initial confidence (files.py reads and writes these as files, and CSV facts).
 
 Export format, one JSON object per line:
   {"type": "header", "format": "hindsight-export", "version": 1, "embed_model": ..., "dim": ..., ...}
@@ -7,14 +7,12 @@ Export format, one JSON object per line:
   {"type": "event", "event": {...the raw event as stored...}}
 A line with just {"content": ..., ...} (no "type") is a seed: stored like a new memory, with source "import"."""
 
-import csv
 import hashlib
 import json
 import tempfile
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +23,7 @@ from ..models import ID_RULE, MEMORY_ID, Memory, MemoryCreate, Source, StoreRequ
 from ..namespaces import validate_namespace
 from ..ports import MemoryPort
 from ..storage.lance import COLD, MEMORIES, LanceStore
+from ..storage.objects import ObjectStore
 from ..writer.messages import ImportedMemory, ImportOp, idempotency_key
 from .forget import MERGED_FROM
 from .progress import ImportMeter
@@ -71,13 +70,19 @@ def export_records(
 
 
 def export_response(
-    svc: Any, namespace: str, limit: int, *, inline_max_bytes: int, expires_s: int = 3600
+    store: LanceStore,
+    exports: ObjectStore | None,
+    namespace: str,
+    limit: int,
+    *,
+    inline_max_bytes: int,
+    expires_s: int = 3600,
 ) -> dict[str, Any]:
     """An export as one request answers it: the records inline while they are small, else (when the service has
     somewhere to put them) a JSONL file written there as it is read, with a URL valid for `expires_s`.
 
     Lambda answers at most 6 MB, and an MCP tool result carries its data twice (text and structured)."""
-    rows = export_records(svc.store, namespace, vectors=False)
+    rows = export_records(store, namespace, vectors=False)
     count, truncated = 0, False
     with tempfile.SpooledTemporaryFile(max_size=8 << 20) as buf:
         for rec in rows:
@@ -89,10 +94,10 @@ def export_response(
         size = buf.tell()
         buf.seek(0)
         out = {"namespace": namespace, "count": count, "truncated": truncated}
-        if size <= inline_max_bytes or svc.exports is None:
+        if size <= inline_max_bytes or exports is None:
             return {**out, "records": [json.loads(line) for line in buf]}
         folder = hashlib.sha256(namespace.encode()).hexdigest()[:16]
-        where = svc.exports.put(folder, ".jsonl", buf, expires_s)
+        where = exports.put(folder, ".jsonl", buf, expires_s)
         return {**out, "format": "jsonl", "bytes": size, **where}
 
 
@@ -148,10 +153,10 @@ def import_records(
             _flush(svc, mems, events, summary, meter)
             waiting = mem_chars = 0
         if len(seeds) >= svc.settings.max_items_per_store or seed_chars >= BATCH_CHARS:
-            _store_seeds(svc, namespace, seeds, summary, meter)
+            store_seeds(svc, namespace, seeds, summary, meter)
             seed_chars = 0
     _flush(svc, mems, events, summary, meter)
-    _store_seeds(svc, namespace, seeds, summary, meter)
+    store_seeds(svc, namespace, seeds, summary, meter)
     return {**summary, **meter.rate(), "tokens": meter.tokens}
 
 
@@ -257,7 +262,7 @@ def _flush(
     events.clear()
 
 
-def _store_seeds(
+def store_seeds(
     svc: MemoryPort,
     namespace: str | None,
     seeds: list[MemoryCreate],
@@ -286,121 +291,3 @@ def _store_seeds(
         summary["seeds_deduplicated"] += res.deduplicated
     meter.add(len(seeds), [s.content for s in todo])
     seeds.clear()
-
-
-# ---------------------------------------------------------------------- files (called by the CLI)
-def export_jsonl(
-    svc: MemoryPort, namespace: str | None, path: str | Path, *, progress: bool = True, vectors: bool = True
-) -> dict[str, Any]:
-    """Write an export file; returns a summary (counts per record type, bytes)."""
-    from tqdm import tqdm
-
-    counts: dict[str, int] = defaultdict(int)
-    path = Path(path)
-    with path.open("w", encoding="utf-8") as f, tqdm(desc="export", unit=" rec", disable=not progress) as bar:
-        for rec in export_records(svc.store, namespace, vectors=vectors):
-            f.write(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n")
-            key = "archived" if rec.get("table") == COLD else rec["type"] + "s"
-            counts[key] += 1
-            bar.update()
-    return {
-        "path": str(path),
-        "bytes": path.stat().st_size,
-        "memories": counts["memorys"],
-        "archived": counts["archived"],
-        "events": counts["events"],
-    }
-
-
-def _lines(path: Path) -> Iterator[dict[str, Any]]:
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, start=1):
-            if line.strip():
-                try:
-                    yield json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InvalidInput(f"line {n}: not JSON ({exc.msg})") from exc
-
-
-def import_jsonl(
-    svc: MemoryPort,
-    path: str | Path,
-    namespace: str | None = None,
-    *,
-    confidence: float | None = None,
-    progress: bool = True,
-) -> dict[str, Any]:
-    """Validate the whole file first (nothing is written if any line is bad), then stream it in batches with a
-    progress bar (items/s, tokens/s). Resumable: a re-run skips what the first run stored."""
-    path = Path(path)
-    total = 0
-    for n, rec in enumerate(_lines(path), start=1):
-        parse_record(rec, n, namespace, confidence)
-        total = n
-    meter = ImportMeter(svc.embedder, total=total, unit="rec", show=progress)
-    try:
-        out = import_records(svc, namespace, _lines(path), confidence=confidence, meter=meter)
-    finally:
-        meter.close()
-    return {"path": str(path), "records": total, **out}
-
-
-CSV_LISTS = ("tags", "entities")
-
-
-def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(row number, record) for each data row, read as the file is read."""
-    with path.open(encoding="utf-8", newline="") as f:
-        reader = csv.DictReader(f)
-        if not reader.fieldnames or "content" not in reader.fieldnames:
-            raise InvalidInput("the CSV needs a header row with a 'content' column")
-        for n, row in enumerate(reader, start=2):
-            rec: dict[str, Any] = {k: v.strip() for k, v in row.items() if k and v is not None and v.strip()}
-            for k in CSV_LISTS:
-                if k in rec:
-                    rec[k] = [x.strip() for x in rec[k].split(";") if x.strip()]
-            yield n, rec
-
-
-def import_csv(
-    svc: MemoryPort,
-    path: str | Path,
-    namespace: str,
-    *,
-    confidence: float | None = None,
-    progress: bool = True,
-) -> dict[str, Any]:
-    """Simple facts, one per row: a `content` column, optional kind, tags and entities (`;`-separated),
-    importance, confidence, occurred_at, slot, session_id. Every row is validated before any is stored; then
-    the file is streamed in batches with a progress bar. Resumable: a re-run skips the rows already stored."""
-    path = Path(path)
-    rows = 0
-    for n, rec in _csv_records(path):
-        try:
-            parse_record(rec, n, namespace, confidence)
-        except InvalidInput as exc:
-            raise InvalidInput(f"{path.name} row {n}: {exc}") from exc
-        rows += 1
-    summary = {"seeds": 0, "seeds_deduplicated": 0, "skipped": 0}
-    meter = ImportMeter(svc.embedder, total=rows, unit="row", show=progress)
-    batch: list[MemoryCreate] = []
-    chars = 0
-    try:
-        for n, rec in _csv_records(path):
-            batch.append(parse_record(rec, n, namespace, confidence)[1])
-            chars += len(batch[-1].content)
-            if len(batch) >= svc.settings.max_items_per_store or chars >= BATCH_CHARS:
-                _store_seeds(svc, namespace, batch, summary, meter)
-                chars = 0
-        _store_seeds(svc, namespace, batch, summary, meter)
-    finally:
-        meter.close()
-    return {
-        "path": str(path),
-        "rows": rows,
-        "stored": summary["seeds"],
-        "deduplicated": summary["seeds_deduplicated"],
-        "skipped": summary["skipped"],
-        **meter.rate(),
-        "tokens": meter.tokens,
-    }
