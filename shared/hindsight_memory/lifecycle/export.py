@@ -1,5 +1,6 @@
-"""Export a namespace (or all) to JSONL with everything needed to restore it; import it elsewhere (re-embedding
-when the target uses another model); seed memories with an initial confidence (files.py reads and writes these as files, and CSV facts).
+"""Export a namespace (or all) as records with everything needed to restore it; import them elsewhere
+(re-embedding when the target uses another model); seed memories with an initial confidence. files.py reads and
+writes them as JSONL files, and CSV facts.
 
 Export format, one JSON object per line:
   {"type": "header", "format": "hindsight-export", "version": 1, "embed_model": ..., "dim": ..., ...}
