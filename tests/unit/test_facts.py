@@ -143,3 +143,20 @@ def test_what_differs_decides_before_the_cosine(old, new, sharper, relation):
 def test_a_measure_word_after_a_numeral_is_not_content():
     assert "辆" not in statement("我开一辆蓝色斯巴鲁。").words
     assert "车" in statement("我的车是蓝色的斯巴鲁。").words
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The staging database runs on port 5433.", "Staging DB runs on port 5433."),
+        ("The repo is hosted on GitLab.", "The repository is hosted on GitLab."),
+        ("The prod config lives in the infra repo.", "The production configuration lives in the infra repository."),
+    ],
+)
+def test_a_short_form_with_one_meaning_reads_as_its_long_form(old: str, new: str) -> None:
+    # a sharper cosine far below any rewording bar: the words themselves are the same
+    assert decide(old, new, cosine=0.9, sharper=0.9) == "duplicate"
+
+
+def test_a_short_form_does_not_hide_a_changed_value() -> None:
+    assert decide("The staging DB runs on port 5433.", "The staging database runs on port 5434.") != "duplicate"

@@ -35,6 +35,34 @@ _LIGHT_EN = STOPWORDS | frozenset(
     name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
     one ones very about around roughly approximately usually always currently every each poss""".split()
 )
+# Short forms that name one thing only, read as the long form: "Staging DB" is "the staging database". Left out:
+# forms with a second meaning ("dev": development or developer, "auth": authentication or authorisation, "min").
+_SHORT_FORMS = {
+    "db": "database",
+    "dbs": "databases",
+    "repo": "repository",
+    "repos": "repositories",
+    "config": "configuration",
+    "configs": "configurations",
+    "env": "environment",
+    "envs": "environments",
+    "prod": "production",
+    "k8s": "kubernetes",
+    "docs": "documentation",
+    "info": "information",
+    "app": "application",
+    "apps": "applications",
+    "msg": "message",
+    "msgs": "messages",
+    "approx": "approximately",
+    "dept": "department",
+    "govt": "government",
+    "yr": "year",
+    "yrs": "years",
+    "hrs": "hours",
+    "mins": "minutes",
+    "secs": "seconds",
+}
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
 _EN_DIRECTIONS = frozenset({"over", "than", "to", "from", "vs", "versus", "instead", "rather", "poss"})
@@ -208,8 +236,8 @@ def _en_parts(w: str) -> list[str]:
     if m:
         return [f"#{m.group(1).replace(',', '')}", m.group(2)]
     if "-" in w and all(p.isalpha() for p in w.split("-")):
-        return [_stem(p) for p in w.split("-") if p not in _LIGHT_EN]
-    return [_stem(w)]
+        return [_stem(_SHORT_FORMS.get(p, p)) for p in w.split("-") if p not in _LIGHT_EN]
+    return [_stem(_SHORT_FORMS.get(w, w))]
 
 
 def _stem(w: str) -> str:
