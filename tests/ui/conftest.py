@@ -52,6 +52,13 @@ class Page:
         self.wait(lambda: self.css(selector))
         return self.css(selector)[0]
 
+    def buttons(self, label: str):
+        return [b for b in self.css("main button") if b.text == label]
+
+    def button(self, label: str):
+        self.wait(lambda: self.buttons(label))
+        return self.buttons(label)[0]
+
     def heading(self) -> str:
         found = self.css("main h1")
         return found[0].text if found else ""

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.gateway.conftest import mcp_client
+from tests.reflection.conftest import draft
 from tests.ui.conftest import TOKEN_KEY, Page
 from tests.ui.support import NS, OTHER_NS, SECRET_OF_BOB, SECRET_OF_GLOBEX, XSS
 
@@ -225,6 +226,35 @@ def test_reflection_runs_list_their_lessons_with_scores(page, gw):
     assert "Task: Deploy the billing service to staging" in flow  # lesson <- episode <- events
     assert "Error: migration 042 failed" in flow
     assert "causal relevance" in page.text()
+
+
+def test_long_lists_page_in_steps_with_load_more(page, gw):
+    ns = "alice/paging"
+    svc = gw.service("acme")
+    for i in range(3):
+        gw.llm.script(draft(f"Rotate the key of service {i}", [(f"Rotate key {i} before it expires.", 0.8, 0.8)]))
+        svc.reflect(
+            ns,
+            trajectory=[
+                {"role": "user", "content": f"Rotate the API key of service {i}."},
+                {"role": "assistant", "content": f"Running: vault rotate svc-{i}"},
+                {"role": "tool", "content": "rotated"},
+            ],
+        )
+    page.sign_in("admin")
+    rows = lambda sel: len(page.css(f"{sel} tbody tr"))  # noqa: E731
+
+    page.open("reflection", ns=ns, expect="Reflection runs", limit="2")
+    assert rows("#runs-table") == 2
+    page.button("Load more runs").click()
+    page.wait(lambda: rows("#runs-table") == 3)
+    assert not page.buttons("Load more runs")  # the last page has no button
+
+    page.open("timeline", expect="Timeline", limit="2")
+    assert rows("#memories-table") == 2
+    page.button("Load more memories").click()
+    page.wait(lambda: rows("#memories-table") == 4)
+    assert page.buttons("Load more memories")  # the seeded namespace holds more than four
 
 
 def test_the_overview_shows_counts_growth_hit_rate_and_reflection_cost(page, gw):

@@ -46,3 +46,27 @@ export function fail(e) {
   say((e && e.message) || String(e), "error");
   main.replaceChildren(h("h1", { tabindex: "-1" }, "Could not load this view"), h("p", { class: "error" }, (e && e.message) || String(e)));
 }
+
+// Rows per page of a list view: 100, or `limit` in the hash (1-100) to page in smaller steps.
+export function pageSize(params) {
+  const n = Number(params && params.get("limit"));
+  return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 100;
+}
+
+// A "load more" button for a cursor-paged list: fetchMore(cursor) adds the next page and returns it; the button
+// gives way to the next one, or to nothing on the last page.
+export function moreButton(label, cursor, fetchMore) {
+  if (!cursor) return null;
+  const b = h("button", { type: "button" }, label);
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try {
+      const next = await fetchMore(cursor);
+      b.replaceWith(moreButton(label, next.next_cursor, fetchMore) || "");
+      say(next.items.length + " more loaded");
+    } catch (e) {
+      fail(e);
+    }
+  });
+  return b;
+}

@@ -1,11 +1,12 @@
 // Reflection runs: what each cost and decided, and one run with its episode and lessons.
 import { api } from "./api.js";
 import { badge, dl, excerpt, fmt, h, num, section, short, table } from "./dom.js";
-import { link, memLink, page, state } from "./nav.js";
+import { link, memLink, moreButton, page, pageSize, state } from "./nav.js";
 
-export async function viewReflection(runId) {
+export async function viewReflection(runId, params) {
   if (runId) return viewRun(runId);
-  const res = await api("GET", "/v1/reflection/runs", { query: { namespace: state.ns, limit: 100 } });
+  const query = { namespace: state.ns, limit: pageSize(params) };
+  const res = await api("GET", "/v1/reflection/runs", { query });
   const body = h("tbody");
   const add = (items) =>
     body.append(
@@ -32,6 +33,11 @@ export async function viewReflection(runId) {
     res.items.length
       ? h("table", { id: "runs-table" }, h("thead", {}, h("tr", {}, ["when", "trigger", "session", "status", "mode", "LLM calls", "tokens", "cost (USD)", "lessons kept"].map((x) => h("th", { scope: "col" }, x)))), body)
       : h("p", {}, "No reflection has run in this namespace yet."),
+    moreButton("Load more runs", res.next_cursor, async (cursor) => {
+      const next = await api("GET", "/v1/reflection/runs", { query: { ...query, cursor } });
+      add(next.items);
+      return next;
+    }),
   );
 }
 

@@ -1,7 +1,7 @@
 // The timeline: memories and raw events by session on a time axis, with supersede and derivation links.
 import { api } from "./api.js";
-import { KINDS, STATUSES, badge, excerpt, field, fmt, h, say } from "./dom.js";
-import { fail, go, hashFor, link, memLink, page, state } from "./nav.js";
+import { KINDS, STATUSES, badge, excerpt, field, fmt, h } from "./dom.js";
+import { go, hashFor, link, memLink, moreButton, page, pageSize, state } from "./nav.js";
 
 export async function viewTimeline(_, params) {
   const f = {
@@ -15,6 +15,7 @@ export async function viewTimeline(_, params) {
     until: params.get("until") || "",
     events: params.get("events") !== "0",
   };
+  const limit = pageSize(params);
   const query = {
     namespace: state.ns,
     text: f.text,
@@ -25,12 +26,12 @@ export async function viewTimeline(_, params) {
     session_id: f.session,
     since: f.since,
     until: f.until,
-    limit: 100,
+    limit,
   };
   const [mems, evs] = await Promise.all([
     api("GET", "/v1/memories", { query }),
     f.events && !f.tag && !f.entity && !f.status
-      ? api("GET", "/v1/events", { query: { namespace: state.ns, text: f.text, kind: f.kind, session_id: f.session, since: f.since, until: f.until, limit: 100 } })
+      ? api("GET", "/v1/events", { query: { namespace: state.ns, text: f.text, kind: f.kind, session_id: f.session, since: f.since, until: f.until, limit } })
       : Promise.resolve({ items: [], next_cursor: null }),
   ]);
   const data = { memories: mems.items, events: evs.items };
@@ -42,22 +43,6 @@ export async function viewTimeline(_, params) {
     memRows.replaceChildren(...data.memories.map(memoryRow));
     evRows.replaceChildren(...data.events.map(eventRow));
   };
-  const more = (label, cursor, fetchMore) => {
-    if (!cursor) return null;
-    const b = h("button", { type: "button" }, label);
-    b.addEventListener("click", async () => {
-      b.disabled = true;
-      try {
-        const next = await fetchMore(cursor);
-        b.replaceWith(more(label, next.next_cursor, fetchMore) || "");
-        redraw();
-        say(next.items.length + " more loaded");
-      } catch (e) {
-        fail(e);
-      }
-    });
-    return b;
-  };
   page(
     "Timeline",
     timelineFilters(f),
@@ -68,9 +53,10 @@ export async function viewTimeline(_, params) {
       {},
       h("h2", {}, "Memories"),
       h("table", { id: "memories-table" }, h("thead", {}, h("tr", {}, ["occurred", "session", "kind", "status", "content", "tags"].map((x) => h("th", { scope: "col" }, x)))), memRows),
-      more("Load more memories", mems.next_cursor, async (cursor) => {
+      moreButton("Load more memories", mems.next_cursor, async (cursor) => {
         const next = await api("GET", "/v1/memories", { query: { ...query, cursor } });
         data.memories.push(...next.items);
+        redraw();
         return next;
       }),
     ),
@@ -80,9 +66,10 @@ export async function viewTimeline(_, params) {
           {},
           h("h2", {}, "Raw events"),
           h("table", { id: "events-table" }, h("thead", {}, h("tr", {}, ["occurred", "session", "source", "content", "became"].map((x) => h("th", { scope: "col" }, x)))), evRows),
-          more("Load more events", evs.next_cursor, async (cursor) => {
-            const next = await api("GET", "/v1/events", { query: { namespace: state.ns, text: f.text, kind: f.kind, session_id: f.session, since: f.since, until: f.until, limit: 100, cursor } });
+          moreButton("Load more events", evs.next_cursor, async (cursor) => {
+            const next = await api("GET", "/v1/events", { query: { namespace: state.ns, text: f.text, kind: f.kind, session_id: f.session, since: f.since, until: f.until, limit, cursor } });
             data.events.push(...next.items);
+            redraw();
             return next;
           }),
         )
