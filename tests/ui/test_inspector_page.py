@@ -232,7 +232,9 @@ def test_long_lists_page_in_steps_with_load_more(page, gw):
     ns = "alice/paging"
     svc = gw.service("acme")
     for i in range(3):
-        gw.llm.script(draft(f"Rotate the key of service {i}", [(f"Rotate key {i} before it expires.", 0.8, 0.8)]))
+        gw.llm.script(
+            draft(f"Rotate the key of service {i}", [(f"Rotate key {i} before it expires.", 0.8, 0.8)])
+        )
         svc.reflect(
             ns,
             trajectory=[

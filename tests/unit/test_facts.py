@@ -150,7 +150,10 @@ def test_a_measure_word_after_a_numeral_is_not_content():
     [
         ("The staging database runs on port 5433.", "Staging DB runs on port 5433."),
         ("The repo is hosted on GitLab.", "The repository is hosted on GitLab."),
-        ("The prod config lives in the infra repo.", "The production configuration lives in the infra repository."),
+        (
+            "The prod config lives in the infra repo.",
+            "The production configuration lives in the infra repository.",
+        ),
     ],
 )
 def test_a_short_form_with_one_meaning_reads_as_its_long_form(old: str, new: str) -> None:
@@ -159,4 +162,6 @@ def test_a_short_form_with_one_meaning_reads_as_its_long_form(old: str, new: str
 
 
 def test_a_short_form_does_not_hide_a_changed_value() -> None:
-    assert decide("The staging DB runs on port 5433.", "The staging database runs on port 5434.") != "duplicate"
+    assert (
+        decide("The staging DB runs on port 5433.", "The staging database runs on port 5434.") != "duplicate"
+    )
