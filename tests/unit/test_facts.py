@@ -154,11 +154,17 @@ def test_a_measure_word_after_a_numeral_is_not_content():
             "The prod config lives in the infra repo.",
             "The production configuration lives in the infra repository.",
         ),
+        ("We rent a flat in Leeds.", "We rent an apartment in Leeds."),
+        ("Send the replies to Anna.", "Send the answers to Anna."),
     ],
 )
 def test_a_short_form_with_one_meaning_reads_as_its_long_form(old: str, new: str) -> None:
     # a sharper cosine far below any rewording bar: the words themselves are the same
     assert decide(old, new, cosine=0.9, sharper=0.9) == "duplicate"
+
+
+def test_a_regional_word_does_not_hide_another_place() -> None:
+    assert decide("We rent a flat in Leeds.", "We rent an apartment in York.") != "duplicate"
 
 
 def test_a_short_form_does_not_hide_a_changed_value() -> None:

@@ -36,8 +36,9 @@ _LIGHT_EN = STOPWORDS | frozenset(
     one ones very about around roughly approximately usually always currently every each poss""".split()
 )
 # Short forms that name one thing only, read as the long form: "Staging DB" is "the staging database". Left out:
-# forms with a second meaning ("dev": development or developer, "auth": authentication or authorisation, "min").
-_SHORT_FORMS = {
+# forms with a second meaning ("dev": development or developer, "auth": authentication or authorisation, "min";
+# "lift": elevator or to raise, "gas": petrol or any gas).
+_READ_AS = {
     "db": "database",
     "dbs": "databases",
     "repo": "repository",
@@ -62,6 +63,20 @@ _SHORT_FORMS = {
     "hrs": "hours",
     "mins": "minutes",
     "secs": "seconds",
+    # British and American words for one thing, and verbs and nouns with one meaning between them.
+    "flat": "apartment",
+    "flats": "apartments",
+    "holiday": "vacation",
+    "holidays": "vacations",
+    "lorry": "truck",
+    "lorries": "trucks",
+    "petrol": "gasoline",
+    "motorway": "highway",
+    "pavement": "sidewalk",
+    "postcode": "zipcode",
+    "reply": "answer",
+    "replies": "answers",
+    "replied": "answered",
 }
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
@@ -236,8 +251,8 @@ def _en_parts(w: str) -> list[str]:
     if m:
         return [f"#{m.group(1).replace(',', '')}", m.group(2)]
     if "-" in w and all(p.isalpha() for p in w.split("-")):
-        return [_stem(_SHORT_FORMS.get(p, p)) for p in w.split("-") if p not in _LIGHT_EN]
-    return [_stem(_SHORT_FORMS.get(w, w))]
+        return [_stem(_READ_AS.get(p, p)) for p in w.split("-") if p not in _LIGHT_EN]
+    return [_stem(_READ_AS.get(w, w))]
 
 
 def _stem(w: str) -> str:
