@@ -16,7 +16,7 @@ from .writer.messages import PreparedItem, idempotency_key, memory_id
 
 
 def prepare_item(
-    settings: Settings, namespace: str, item: MemoryCreate, now: datetime, index: int = 0
+    settings: Settings, namespace: str, item: MemoryCreate, now: datetime, index: int = 0, call: str = ""
 ) -> PreparedItem:
     """One item of a store call, validated and normalised, with its id, arrival time and idempotency key.
 
@@ -50,6 +50,7 @@ def prepare_item(
         idem_key=idem,
         id=memory_id(idem),
         key_from_arrival=by_arrival,
+        call=call,
     )
 
 

@@ -28,6 +28,7 @@ from .writer.messages import (
     StoreOp,
     TouchOp,
     WriteOp,
+    new_op_id,
 )
 from .writer.queue import InProcessQueue, SqsQueue, SqsTriggerQueue, WriteQueue
 from .writer.usage import UsageBuffer
@@ -83,8 +84,9 @@ class MemoryService:
         # Each item its own arrival stamp (ordering.py), so a batch keeps its order; the stamp and the item's place
         # in its call go into the key of an item without key or time, so a real repeat is a new event
         stamps = self._clock.stamps(len(req.items))
+        call = new_op_id()
         prepared = [
-            prepare_item(s, req.namespace, item, now, i)
+            prepare_item(s, req.namespace, item, now, i, call)
             for i, (item, now) in enumerate(zip(req.items, stamps, strict=True))
         ]
         fut = self.queue.submit(StoreOp(namespace=req.namespace, items=prepared))

@@ -39,6 +39,15 @@ def test_yes_said_twice_in_a_session_is_two_turns_and_only_a_retry_is_dropped(se
     assert first.stored == 1 and again.deduplicated == 1 and first.ids == again.ids
 
 
+def test_the_same_turn_twice_in_one_call_is_two_turns(service):
+    """One call is one arrival: a client does not retry inside its own call, so a repeat there is said twice."""
+    turns = ["assistant: Shall I book the table?", "user: Yes.", "user: Yes."]
+    res = store(service, "me/chat", *[{"content": t, "session_id": "s1"} for t in turns])
+    assert res.stored == 3 and res.deduplicated == 0
+    rows = sorted(service.store.find("me/chat", lambda w: w), key=lambda r: r[0].seq)
+    assert [(m.content, m.seq) for m, _ in rows] == [(t, i) for i, t in enumerate(turns)]
+
+
 def test_a_superseded_value_says_until_when_it_held_and_recall_answers_as_of_then(service):
     ns = "me/trip"
     old = store(service, ns, {"content": "My budget is 5000 yuan", "occurred_at": "2026-01-05T00:00:00Z"})

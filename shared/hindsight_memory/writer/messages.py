@@ -21,6 +21,7 @@ class PreparedItem(MemoryCreate):
     # The client gave neither an idempotency key nor a time, so the key holds the arrival: a retry of the same
     # call has another key, and the writer tells it from a real repeat (see storing.RETRY_WINDOW).
     key_from_arrival: bool = False
+    call: str = ""  # the store call it came in (one id per call): a repeat inside one call is no retry
 
 
 def idempotency_key(

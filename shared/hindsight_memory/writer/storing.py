@@ -64,6 +64,8 @@ class _Batch:
         self.writer, self.ns, self.pending = writer, ns, pending
         self.th = thresholds_for(writer.embedder, writer.dedup_threshold)
         self.new: list[tuple[Memory, np.ndarray]] = []  # memories this batch created, in order, as stored
+        # the store call each new turn came in: a client does not retry inside its own call ("Yes." "Yes.")
+        self.call_of: dict[str, str] = {}
         self._statements: dict[str, Statement] = {}
         self._queries: dict[str, np.ndarray] = {}
 
@@ -141,13 +143,15 @@ def _store_namespace(
         out = outcomes[i]
         if is_turn(it):
             last = last_turns.get(it.session_id or "")
-            if last is not None and _is_retry(it, last):
+            said_again = last is not None and bool(it.call) and b.call_of.get(last.id) == it.call
+            if last is not None and not said_again and _is_retry(it, last):
                 _record_retry(b, ns, it, last, out)
                 continue
             seq = next_seq[it.session_id or ""]
             next_seq[it.session_id or ""] = seq + 1
             mem = new_memory(ns, it, seq, writer.embedder.model_id, None, emb.spans)
             last_turns[it.session_id or ""] = mem
+            b.call_of[mem.id] = it.call
             _keep(b, mem, emb, it, out)
             continue
         slot = slots[it.id]
