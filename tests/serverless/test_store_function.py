@@ -334,6 +334,28 @@ def test_a_batch_longer_than_the_remaining_time_commits_what_fits_and_returns_th
     assert queue_counts(tenant.sqs(), tenant.store_dlq_url) == (0, 0)
 
 
+def test_a_message_predicted_too_long_for_any_invocation_is_still_tried_and_commits(tenant):
+    # GIVEN a store function whose cost model measured a slow sandbox (300 characters a second: every part of
+    # the message below predicts over 100 s) while the embedder runs at 2,000, with 60 s per invocation
+    clock = FakeClock()
+    consumer = _consumer(tenant, ClockedEmbedder(clock, chars_per_s=2000), clock=clock)
+    consumer.cost.s_per_char = 1 / 300
+    _receive_count_before_dlq(tenant, 3)
+    SqsQueue(tenant.store_url, tenant.sqs()).submit(
+        store_op(NS, *[f"item {i} " + "x" * 5000 for i in range(10)])
+    )
+    handler = _recording(lambda evt, ctx: consumer.handle(evt, ClockedContext(clock, 60)))
+    runner, src = _runner(tenant, handler)
+
+    # WHEN the queue is drained
+    runner.drain(src)
+
+    # THEN each invocation tried its first part rather than return the message untouched, and all of it
+    # committed: nothing reached the DLQ
+    assert consumer.writer.store.count(NS) == 10
+    assert queue_counts(tenant.sqs(), tenant.store_dlq_url) == (0, 0)
+
+
 def test_a_redelivered_usage_or_feedback_message_counts_once(tenant, load_function):
     fn = load_function("store", tenant)
     store = fn.consumer.writer.store

@@ -121,17 +121,26 @@ class StoreConsumer:
             except ValidationError as exc:
                 self._set_aside(rec, f"undecodable: {exc.error_count()} errors", aside, failed)
         stopped: str | None = None  # the message where this invocation stopped (out of time, or FIFO failure)
+        applied = False  # by this invocation
         i = 0
         while i < len(units) and stopped is None:
-            group = _group(units, i)
-            i += len(group)
-            group = [u for u in group if u.message_id not in aside | failed]
-            if not group:
-                continue
-            if self._late(group, deadline):
+            raw = _group(units, i)
+            group = [u for u in raw if u.message_id not in aside | failed]
+            taken = self._fitting(group, deadline, first=not applied)
+            if group and not taken:
                 stopped = group[0].message_id
-            elif not self._apply(group):
-                stopped = self._isolate(group, deadline, by_id, aside, failed, ordered)
+                break
+            # past every unit taken (the whole group, or its start that fits the time left)
+            i += (
+                len(raw)
+                if len(taken) == len(group)
+                else next(k for k, u in enumerate(raw) if u is taken[-1]) + 1
+            )
+            if not taken:
+                continue
+            if not self._apply(taken):
+                stopped = self._isolate(taken, deadline, by_id, aside, failed, ordered)
+            applied = True
         cut = ids.index(stopped) if stopped is not None else len(ids)
         returned = [m for n, m in enumerate(ids) if (m in failed or n >= cut) and m not in aside]
         self._schedule_retries([by_id[m] for m in returned], failed)
@@ -147,6 +156,15 @@ class StoreConsumer:
             },
         )
         return BatchResponse(failed=returned)
+
+    def _fitting(self, group: list[_Unit], deadline: float | None, first: bool) -> list[_Unit]:
+        """What of a group to apply now: all of it if it should fit in the time left, else its longest start that
+        should. The first work of an invocation is tried even when predicted too long: a prediction is an
+        estimate (a slow measurement would otherwise keep a message returned until it reached the DLQ)."""
+        n = len(group)
+        while n and self._late(group[:n], deadline):
+            n -= 1
+        return group[: max(n, 1 if first else 0)]
 
     def _late(self, units: list[_Unit], deadline: float | None) -> bool:
         if deadline is None:
