@@ -190,6 +190,8 @@ _OWNER = re.compile(
     r"^(?:the\s+)?(?:user's|users'|user|my|our|his|her|their|your|the|我的|我们的|用户的|他的|她的|你的|我|用户)\s*",
     re.IGNORECASE,
 )
+# "my new address is ...": the address, announced as changed (not "the old key": that one names another thing).
+_CHANGED_ONE = re.compile(r"^(?:new|current|updated|latest|present)\s+", re.IGNORECASE)
 _EN_COPULA = re.compile(
     r"^(?P<subj>[^,.;!?]{2,60}?)\s+(?:is now|are now|has changed to|changed to|was changed to|is changed to|"
     r"has been (?:changed|moved|updated|set) to|(?:was |were |has been )?(?:moved|updated|set|switched) to|"
@@ -350,7 +352,7 @@ def extract_slot(text: str) -> str | None:
     # "For the record: my flight is ..." - a lead-in before a colon is not part of the subject.
     subj = re.split(r"[:：]", m.group("subj"))[-1] if m.re is not _EN_COLON else m.group("subj")
     subj = _SLOT_TRAILING.sub("", subj.strip()).strip()
-    subj = _OWNER.sub("", subj).strip().casefold()
+    subj = _CHANGED_ONE.sub("", _OWNER.sub("", subj).strip()).strip().casefold()
     if not subj or subj in STOPWORDS or len(subj) > 40:
         return None
     # Pronoun subjects ("it is", "that was") say nothing about which fact they set.

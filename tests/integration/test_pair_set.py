@@ -23,7 +23,7 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     for group in ("fit", "held-out", "all"):
         s = scores[group]
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
-        assert s.updates_superseded >= 0.85, s
+        assert s.updates_superseded >= 0.97, s  # target 0.85; measured 0.983 on each half (README)
     # Duplicates: the target is 0.90; measured 0.940 fit, 0.879 held-out, 0.910 overall (README): rewordings that
     # swap a content word ("can't stand" for "hates") are kept apart rather than risk merging "older sister" with
     # "younger sister", which the model reads as close.

@@ -65,6 +65,10 @@ def decide(old: str, new: str, cosine: float = 0.95, sharper: float = 0.95, enti
         ("I'm a vegetarian.", "I'm no longer a vegetarian.", 0.93, 0.93, "update"),
         ("我是素食者。", "我不再吃素了。", 0.94, 0.94, "update"),
         ("Carol is allergic to peanuts.", "Carol is no longer allergic to peanuts.", 0.95, 0.95, "update"),
+        # a change announced with a third of the words in common ("live" of "live, Beijing")
+        ("我住在北京。", "我现在住在上海。", 0.92, 0.92, "update"),
+        # "my new address" sets the address
+        ("My address is 12 Elm Street.", "My new address is 48 Oak Avenue.", 0.9, 0.9, "update"),
     ],
 )
 def test_relations(old, new, cosine, sharper, relation):

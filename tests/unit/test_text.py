@@ -38,6 +38,9 @@ def test_chinese_runs_are_segmented_into_words_for_full_text_search():
         ("Caroline: I went to the LGBTQ support group yesterday.", None),
         ("Caroline: Yes!", None),
         ("Melanie: My favorite book is Charlotte's Web.", "melanie: favorite book"),
+        ("My new address is 48 Oak Avenue.", "address"),
+        ("The current CEO is Dana Ruiz.", "ceo"),
+        ("The old API key is sk-123.", "old api key"),
         ("My sister is visiting next week", None),
         ("My sister is in town", None),
         ("Budget: 5000", "budget"),
@@ -100,3 +103,4 @@ def test_a_question_in_one_grammatical_person_is_about_that_side(question, side)
 )
 def test_a_text_is_read_as_chinese_english_or_undecided(text, script):
     assert script_of(text) == script
+

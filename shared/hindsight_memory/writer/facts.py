@@ -78,7 +78,7 @@ class Verdict:
     reason: str
 
 
-CHANGE_OVERLAP = 0.34  # share of the shorter statement's content words (numbers aside) the other must hold
+CHANGE_OVERLAP = 1 / 3  # share of the shorter statement's content words (numbers aside) the other must hold
 
 
 def _overlap(old: Statement, new: Statement) -> float:
