@@ -302,6 +302,13 @@ def speaker_label(text: str) -> str:
     return m.group(1).casefold() if m else ""
 
 
+def without_name(question: str, name: str) -> str:
+    """The question with a speaker's name (and an English possessive after it) taken out."""
+    if has_cjk(name):
+        return normalize(question.replace(name, " "))
+    return normalize(re.sub(rf"(?<![^\W_]){re.escape(name)}(?:'s|’s)?(?![^\W_])", " ", question, flags=re.I))
+
+
 def named_in(question: str, labels: set[str]) -> str:
     """The one speaker label (a name, not a role) the question names, or "" for none or several."""
     folded = question.casefold()

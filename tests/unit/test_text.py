@@ -11,6 +11,7 @@ from hindsight_memory.text import (
     side_asked_about,
     side_of_turn,
     value_tokens,
+    without_name,
 )
 
 
@@ -104,3 +105,10 @@ def test_a_question_in_one_grammatical_person_is_about_that_side(question, side)
 def test_a_text_is_read_as_chinese_english_or_undecided(text, script):
     assert script_of(text) == script
 
+
+def test_a_speakers_name_is_taken_out_of_a_question_with_its_possessive():
+    assert (
+        without_name("What did Caroline say about Caroline's dog?", "caroline") == "What did say about dog?"
+    )
+    assert without_name("What does Carolina like?", "carol") == "What does Carolina like?"
+    assert without_name("小雨喜欢什么?", "小雨") == "喜欢什么?"

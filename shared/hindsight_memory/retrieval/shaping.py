@@ -14,7 +14,7 @@ STANDING_FLOOR = 0.6  # the least vector relevance it needs
 
 def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[Candidate]:
     """The results, best first, at most k. None when nothing reaches the floor: the answer is `missing`."""
-    if not any(c.factors["relevance"] >= floor for c in ordered):
+    if not any(c.factors.get("gate", c.factors["relevance"]) >= floor for c in ordered):
         return []
     # Once something relevant is known, the rest of the answer may be less so (the second part of an answer,
     # a nearby turn), down to a lower floor; the `missing` decision above is unchanged by it.
