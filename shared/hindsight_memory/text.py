@@ -129,14 +129,19 @@ class QueryTerms:
 
 # A standing instruction or preference: it applies to later requests on other topics ("Always include cultural
 # context when I ask about social norms.", "I prefer e-books for their portability", "以后回答我都用要点").
-_STANDING = re.compile(
+# An instruction says how to answer; a preference says what the user likes.
+_INSTRUCTION = re.compile(
     r"^\W*(?:please\s+)?(?:always|never)\s+\w+"
     r"|\b(?:always|never)\b[^.?!]{0,160}\b(?:when|whenever|if)\s+(?:i|we)\s+"
     r"(?:ask|talk|request|need|want|mention|bring up|discuss)\b"
     r"|\b(?:from now on|going forward)\b"
-    r"|\bi\s+(?:really\s+|much\s+|generally\s+|usually\s+|strongly\s+)?(?:prefer|would rather|'d rather)\b"
+    r"|^\W*(?:以后|今后|从现在起)|每次.{0,20}(?:都|请)|请(?:总是|始终|一直)",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"\bi\s+(?:really\s+|much\s+|generally\s+|usually\s+|strongly\s+)?(?:prefer|would rather|'d rather)\b"
     r"|\bmy\s+(?:preference|preferred)\b"
-    r"|^\W*(?:以后|今后|从现在起)|每次.{0,20}(?:都|请)|我(?:更)?(?:喜欢|偏好|倾向于)|请(?:总是|始终|一直)",
+    r"|我(?:更)?(?:喜欢|偏好|倾向于)",
     re.IGNORECASE,
 )
 
@@ -147,8 +152,16 @@ STANDING_TAG = "standing"  # the store's mark on standing instructions and prefe
 def standing_statement(text: str) -> bool:
     """Whether a turn states a standing instruction or preference of its speaker (the user's side: a role label,
     if any, must not be the assistant's)."""
+    return standing_kind(text) != ""
+
+
+def standing_kind(text: str) -> str:
+    """ "instruction" ("always ... when I ask"), "preference" ("I prefer ...") or "" for a turn that states
+    neither, or is the assistant's."""
     label, rest = speaker_of(text)
-    return label not in _AGENT_ROLES and bool(_STANDING.search(rest))
+    if label in _AGENT_ROLES:
+        return ""
+    return "instruction" if _INSTRUCTION.search(rest) else "preference" if _PREFERENCE.search(rest) else ""
 
 
 # A request for advice or a suggestion, about now or what comes next ("what should I...", "can you suggest...",

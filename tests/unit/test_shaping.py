@@ -53,3 +53,23 @@ def test_a_standing_statement_far_from_the_request_stays_out():
     far = cand("user: Always answer in metric units when I ask about distances.", 0.80, 0.3, True)
 
     assert with_standing([*TALK, far], TALK, 10) == TALK
+
+
+def test_the_closest_instruction_and_the_closest_preference_both_join():
+    # "I prefer e-books" is what the user likes; "always describe the genre" is how to answer: both apply to a
+    # request for books, and the closer instruction does not stand in for the preference
+    ebooks = cand(
+        "user: I prefer e-books for their portability, but I enjoy print for gifts.", 0.845, 0.72, True
+    )
+
+    out = with_standing([*TALK, EVENTS, GENRES, ebooks], TALK, 10)
+
+    assert out[STANDING_RANK - 1 : STANDING_RANK + 1] == [GENRES, ebooks] and len(out) == 10
+
+
+def test_a_preference_far_from_the_request_stays_out_while_the_instruction_joins():
+    far = cand("user: I prefer window seats on long flights.", 0.80, 0.3, True)
+
+    out = with_standing([*TALK, GENRES, far], TALK, 10)
+
+    assert GENRES in out and far not in out

@@ -10,6 +10,7 @@ from hindsight_memory.text import (
     script_of,
     side_asked_about,
     side_of_turn,
+    standing_kind,
     value_tokens,
     without_name,
 )
@@ -112,3 +113,19 @@ def test_a_speakers_name_is_taken_out_of_a_question_with_its_possessive():
     )
     assert without_name("What does Carolina like?", "carol") == "What does Carolina like?"
     assert without_name("小雨喜欢什么?", "小雨") == "喜欢什么?"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("user: Always include cultural context when I ask about social norms.", "instruction"),
+        ("From now on, answer in bullet points.", "instruction"),
+        ("user: 以后回答我都用要点", "instruction"),
+        ("user: I prefer e-books for their portability.", "preference"),
+        ("user: 我更喜欢靠窗的座位", "preference"),
+        ("assistant: I prefer to double-check the numbers.", ""),
+        ("user: I read two books last week.", ""),
+    ],
+)
+def test_a_standing_statement_is_an_instruction_or_a_preference(text, kind):
+    assert standing_kind(text) == kind

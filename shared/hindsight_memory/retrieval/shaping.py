@@ -1,8 +1,8 @@
 """What recall returns from its ordered candidates: `missing` decided by the most relevant one, the rest of the
-answer down to a lower floor, and the standing instruction or preference closest to a request for advice kept
+answer down to a lower floor, and the standing instruction and preference closest to a request for advice kept
 in view."""
 
-from ..text import STANDING_TAG, asks_for_advice
+from ..text import STANDING_TAG, asks_for_advice, standing_kind
 from .scoring import Candidate
 
 FOLLOWER_FLOOR_SHARE = 0.8  # results after a relevant one need this share of the relevance floor
@@ -32,16 +32,23 @@ def wants_standing(query: str) -> bool:
 
 
 def with_standing(cands: list[Candidate], top: list[Candidate], k: int) -> list[Candidate]:
-    """The standing instruction or preference closest to the request joins the results (at STANDING_RANK)
-    when it is not there already and not far from the topic. Another standing statement in the results does not
-    stand in for it: "Always suggest literary events when I ask about book series" is not the one that applies
-    to "what books should I check out?" when "Always describe the genre when I ask for book recommendations" is
-    closer."""
-    standing = [c for c in cands if STANDING_TAG in c.memory.tags]
-    if not standing:
+    """The standing instruction and the standing preference closest to the request join the results (from
+    STANDING_RANK on) when not there already and not far from the topic. An instruction (how to answer) and a
+    preference (what the user likes) both apply to one request: "Always suggest literary events when I ask about
+    book series" does not stand in for "I prefer e-books for their portability". Nor does another statement of the
+    same kind already in the results stand in for the closest: "Always suggest literary events when I ask about
+    book series" is not the one that applies to "what books should I check out?" when "Always describe the genre
+    when I ask for book recommendations" is closer."""
+    picks = []
+    for kind in ("instruction", "preference"):
+        mine = [c for c in cands if STANDING_TAG in c.memory.tags and standing_kind(c.memory.content) == kind]
+        if not mine:
+            continue
+        best = max(mine, key=lambda c: c.raw.get("cosine", 0.0))
+        if not any(c is best for c in top) and best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR:
+            picks.append(best)
+    if not picks:
         return top
-    best = max(standing, key=lambda c: c.raw.get("cosine", 0.0))
-    if any(c is best for c in top) or best.factors.get("vector_relevance", 0.0) < STANDING_FLOOR:
-        return top
+    picks.sort(key=lambda c: c.raw.get("cosine", 0.0), reverse=True)
     at = min(STANDING_RANK - 1, len(top))
-    return [*top[:at], best, *top[at:]][:k]
+    return [*top[:at], *picks, *top[at:]][:k]
