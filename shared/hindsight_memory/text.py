@@ -315,11 +315,16 @@ def speaker_label(text: str) -> str:
     return m.group(1).casefold() if m else ""
 
 
+def _as_word(name: str, tail: str = "") -> str:
+    """A pattern for `name` as a whole word (then `tail`), not inside another ("Carol" in "Carolina")."""
+    return rf"(?<![^\W_]){re.escape(name)}{tail}(?![^\W_])"
+
+
 def without_name(question: str, name: str) -> str:
     """The question with a speaker's name (and an English possessive after it) taken out."""
     if has_cjk(name):
         return normalize(question.replace(name, " "))
-    return normalize(re.sub(rf"(?<![^\W_]){re.escape(name)}(?:'s|’s)?(?![^\W_])", " ", question, flags=re.I))
+    return normalize(re.sub(_as_word(name, "(?:'s|’s)?"), " ", question, flags=re.IGNORECASE))
 
 
 def named_in(question: str, labels: set[str]) -> str:
@@ -328,9 +333,7 @@ def named_in(question: str, labels: set[str]) -> str:
     hits = [
         lab
         for lab in labels
-        if lab
-        and lab not in ROLES
-        and (lab in folded if has_cjk(lab) else re.search(rf"(?<![^\W_]){re.escape(lab)}(?![^\W_])", folded))
+        if lab and lab not in ROLES and (lab in folded if has_cjk(lab) else re.search(_as_word(lab), folded))
     ]
     return hits[0] if len(hits) == 1 else ""
 

@@ -121,12 +121,13 @@ class Scorer:
             vec_u = self.embedder.relevance_unclipped(cos, cjk, d_cjk) if vector_on else 0.0
             lex_rel = coverage
             relevance = _relevance(vec_rel, lex_rel)
-            gate: dict[str, float] = {}  # what the `missing` decision reads instead of relevance, if anything
+            gate = None  # what the `missing` decision reads instead of relevance, if anything
             if sig.rel_qvec is not None and nameless_terms is not None and c.vector is not None:
-                vec_n = self.embedder.relevance(best_passage(sig.rel_qvec, c.vector)[0], cjk, d_cjk)
+                cos_n = best_passage(sig.rel_qvec, c.vector)[0]
+                vec_n = self.embedder.relevance(cos_n, cjk, d_cjk) if vector_on else 0.0
                 lex_n = nameless_terms.coverage(f"{m.content} {m.context}") if "fts" in c.ranks else 0.0
-                nameless = _relevance(vec_n if vector_on else 0.0, lex_n)
-                gate["gate"] = min(relevance, NAMELESS_SHARE * nameless + (1 - NAMELESS_SHARE) * relevance)
+                nameless = _relevance(vec_n, lex_n)
+                gate = min(relevance, NAMELESS_SHARE * nameless + (1 - NAMELESS_SHARE) * relevance)
             bm_n = c.raw.get("fts", 0.0) / sig.bm_max if sig.bm_max > 0 else 0.0
             w = FUSION
             match = (
@@ -153,7 +154,6 @@ class Scorer:
                 "match": match,
                 "rrf": rrf_norm,
                 "relevance": relevance,
-                **gate,
                 "vector_relevance": vec_rel,
                 "term_coverage": coverage,
                 "bm25_share": bm_n,
@@ -161,6 +161,8 @@ class Scorer:
                 "importance": importance,
                 "usage": usage,
             }
+            if gate is not None:
+                c.factors["gate"] = gate
             c.score = score
 
 

@@ -130,14 +130,10 @@ class StoreConsumer:
             if group and not taken:
                 stopped = group[0].message_id
                 break
-            # past every unit taken (the whole group, or its start that fits the time left)
-            i += (
-                len(raw)
-                if len(taken) == len(group)
-                else next(k for k, u in enumerate(raw) if u is taken[-1]) + 1
-            )
-            if not taken:
+            if not taken:  # every unit of the group was set aside or failed already
+                i += len(raw)
                 continue
+            i += next(k for k, u in enumerate(raw) if u is taken[-1]) + 1  # past the last unit taken
             if not self._apply(taken):
                 stopped = self._isolate(taken, deadline, by_id, aside, failed, ordered)
             applied = True
