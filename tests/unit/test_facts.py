@@ -175,3 +175,31 @@ def test_a_short_form_does_not_hide_a_changed_value() -> None:
     assert (
         decide("The staging DB runs on port 5433.", "The staging database runs on port 5434.") != "duplicate"
     )
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The office isn't far from the station.", "The office is near the station."),
+        ("Priya can't stand loud music.", "Priya hates loud music."),
+        ("Maya doesn't like horror films.", "Maya dislikes horror films."),
+        ("公司离地铁站不远。", "公司离地铁站挺近的。"),
+        ("这条小河的水不深。", "这条小河的水很浅。"),
+    ],
+)
+def test_a_negated_quality_reads_as_its_opposite(old: str, new: str) -> None:
+    # the same words once "not far" reads "near": no cosine needed
+    assert decide(old, new, cosine=0.9, sharper=0.9) == "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The office isn't far from the station.", "The office is far from the station."),
+        ("The new laptop isn't heavy.", "The new laptop is heavy."),
+        ("公司离地铁站不远。", "公司离地铁站很远。"),
+        ("他不高兴。", "他很高兴。"),
+    ],
+)
+def test_a_negated_quality_never_merges_with_itself(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.99, sharper=0.995) != "duplicate"

@@ -24,7 +24,7 @@ from typing import Literal
 
 from ..embed import Embedder
 from ..text import has_cjk, key
-from .statements import EN_WORD, OTHER_PERSON, ZH_OPPOSITES, Statement, capitalised, statement
+from .statements import EN_OPPOSITES, EN_WORD, OTHER_PERSON, ZH_OPPOSITES, Statement, capitalised, statement
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
 
@@ -111,9 +111,12 @@ def _names_differ(old: Statement, new: Statement) -> bool:
     return any(n not in words[1] for n in old.names) or any(n not in words[0] for n in new.names)
 
 
+_OPPOSITES = ZH_OPPOSITES | EN_OPPOSITES
+
+
 def _opposed(lost: set[str], put: set[str]) -> bool:
-    """Chinese: a character swapped for its opposite (入/出, 上/下, 高/低)."""
-    return any(frozenset((a, b)) in ZH_OPPOSITES for a in lost for b in put)
+    """A word swapped for its opposite: a Chinese character (入/出, 上/下, 高/低), an English quality (near/far)."""
+    return any(frozenset((a, b)) in _OPPOSITES for a in lost for b in put)
 
 
 def _people(s: Statement) -> frozenset[str]:

@@ -88,6 +88,36 @@ _CHANGE_EN = re.compile(
     r"left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became)\b",
     re.IGNORECASE,
 )
+# A negated quality is its opposite ("isn't far" is "near", "can't stand" is "hate"): read so, a re-statement of
+# "near" in other words meets it, and "not far" / "far" still meet as opposites, which never merge.
+_EN_OPPOSITE = {
+    a: b
+    for x, y in (
+        ("far", "near"),
+        ("heavy", "light"),
+        ("expensive", "cheap"),
+        ("long", "short"),
+        ("big", "small"),
+        ("large", "small"),
+        ("hot", "cold"),
+        ("early", "late"),
+        ("fast", "slow"),
+        ("high", "low"),
+        ("easy", "hard"),
+        ("open", "closed"),
+        ("like", "dislike"),
+        ("likes", "dislikes"),
+        ("liked", "disliked"),
+    )
+    for a, b in ((x, y), (y, x))
+}
+_EN_LITOTES = re.compile(
+    r"\b(?:(?:is|are|was|were|am|be|do|does|did)\s+)?not\s+(?:(?:very|too|that|so)\s+)?("
+    + "|".join(_EN_OPPOSITE)
+    + r")\b",
+    re.IGNORECASE,
+)
+_EN_IDIOMS = [(re.compile(r"\bcan not (?:stand|bear)\b", re.I), "hate")]
 _NUM_UNIT = re.compile(r"^(\d+(?:[.,:]\d+)*)([a-z]+)$")
 _DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
 
@@ -113,7 +143,7 @@ _ZH_NUMBER = re.compile(
 )
 _LIGHT_ZH_WORDS = re.compile(
     r"记住|注意|使用|采用|位于|举行|举办|名字|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
-    r"的话|的是|备注|请|我家|我们家|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条])"
+    r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条])"
     r"|(?<=[一这那每])[个辆只件位本张台条部把]"
 )
 _LIGHT_ZH = frozenset("的了是为在吗呢吧啊也就还和与着把被由将我你他她它们个这那有会能要很得地之所其以叫用")
@@ -126,13 +156,22 @@ ZH_OPPOSITES = {
     "增减 升降 涨跌 收发 冷热 快慢 轻重 深浅 远近 老少 黑白 真假 对错 胜负 输赢 先后 首末 主次 单双 加减 借还 存取 "
     "推拉 明暗 干湿 粗细 厚薄 宽窄 强弱 难易 生死 昼夜 日夜 阴晴 冬夏 春秋 有无 是非 起落 攻守 敌友".split()
 }
+# Of those, the qualities: 不远 is 近, 不多 is 少 (a negated quality read as its opposite, as in English above).
+_ZH_QUALITIES = dict(
+    (a, b)
+    for x, y in "远近 高低 大小 多少 长短 早晚 新旧 冷热 快慢 轻重 深浅 宽窄 强弱 难易 粗细 厚薄 明暗 对错".split()
+    for a, b in ((x, y), (y, x))
+)
+_ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(_ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
 _ZH_SYNONYMS = {"块钱": "元", "块": "元", "圆": "元"}
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
     r"涨到|涨了|降到|降了|增加到|减少到|推迟到|推迟|提前到|挪到|搬到|搬家|迁到|最近|新的|新|变成|变为|离职|卖了|取消"
 )
 _NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
-_NOT_NEGATION_ZH = re.compile(r"无线|非常|别人|未来|没错|(?:^|[，,。；;])不过|不错|并非|不久|不仅|不管|无论")
+_NOT_NEGATION_ZH = re.compile(
+    r"无线|非常|别人|别的|特别|分别|区别|差别|级别|类别|性别|个别|告别|识别|未来|没错|(?:^|[，,。；;])不过|不错|并非|不久|不仅|不管|无论"
+)
 
 # Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.
 OTHER_PERSON = {
@@ -188,6 +227,7 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
     t = normalize(text)
     speaker, body = speaker_of(t)
     cjk = has_cjk(body)
+    body = _litotes(body, cjk)
     words, numbers, directions = _zh_words(body) if cjk else _en_words(body)
     raw = EN_WORD.findall(body)
     changes = (_CHANGE_ZH if cjk else _CHANGE_EN).findall(body)
@@ -273,6 +313,10 @@ def _stem(w: str) -> str:
     return w[:6]
 
 
+# The negated-quality pairs as stems (the words statements compare): one swapped for the other never merges.
+EN_OPPOSITES = {frozenset((_stem(a), _stem(b))) for a, b in _EN_OPPOSITE.items()}
+
+
 def _zh_number(run: str) -> int | None:
     """一万五千 -> 15000, 三千五百 -> 3500, 十 -> 10, 两 -> 2, 一万五 -> 15000."""
     total, section, digit = 0, 0, None
@@ -330,6 +374,16 @@ def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
             marker = None
         out += parts
     return tuple(out), frozenset(numbers), tuple(directions)
+
+
+def _litotes(body: str, cjk: bool) -> str:
+    """A negated quality read as its opposite: 不远 -> 近, "isn't far" -> "near", "can't stand" -> "hate"."""
+    if cjk:
+        return _ZH_LITOTES.sub(lambda m: _ZH_QUALITIES[m.group(1)], body)
+    body = _expand(body)
+    for pattern, repl in _EN_IDIOMS:
+        body = pattern.sub(repl, body)
+    return _EN_LITOTES.sub(lambda m: _EN_OPPOSITE[m.group(1).casefold()], body)
 
 
 def _negated(body: str, cjk: bool) -> bool:
