@@ -164,6 +164,32 @@ def standing_kind(text: str) -> str:
     return "instruction" if _INSTRUCTION.search(rest) else "preference" if _PREFERENCE.search(rest) else ""
 
 
+# The topic an instruction is for: "Always include platform details when I ask about movie options."
+_TRIGGER = re.compile(
+    r"\b(?:when|whenever|if)\s+(?:i|we)\s+(?:ask|talk|request|inquire|mention|bring up|discuss)"
+    r"(?:\s+(?:you\s+)?(?:about|for|on|regarding))?\s+([^.?!;\n]{2,80})",
+    re.IGNORECASE,
+)
+_TRIGGER_ZH = re.compile(r"我(?:问到|问起|询问|提到|谈到|说到|问)(.{1,20}?)(?:的时候|时)")
+
+
+def trigger_share(instruction: str, query: str) -> float:
+    """The share of an instruction's topic words ("when I ask about movie options": movie, option) that a query
+    holds, plurals aside; 0 for an instruction that names no topic."""
+    m = _TRIGGER.search(instruction) or _TRIGGER_ZH.search(instruction)
+    if not m:
+        return 0.0
+    topic = {_singular(w) for w in terms(m.group(1))}
+    if not topic:
+        return 0.0
+    asked = {_singular(w) for w in terms(query)}
+    return len(topic & asked) / len(topic)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 # A request for advice or a suggestion, about now or what comes next ("what should I...", "can you suggest...",
 # "how would you..."), as opposed to a question about what was said or done ("what did you recommend...").
 _ADVICE = re.compile(

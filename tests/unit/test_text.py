@@ -11,6 +11,7 @@ from hindsight_memory.text import (
     side_asked_about,
     side_of_turn,
     standing_kind,
+    trigger_share,
     value_tokens,
     without_name,
 )
@@ -129,3 +130,25 @@ def test_a_speakers_name_is_taken_out_of_a_question_with_its_possessive():
 )
 def test_a_standing_statement_is_an_instruction_or_a_preference(text, kind):
     assert standing_kind(text) == kind
+
+
+@pytest.mark.parametrize(
+    "instruction, query, share",
+    [
+        (
+            "user: Always include platform details when I ask about movie options.",
+            "What movies should I see?",
+            0.5,
+        ),
+        (
+            "user: Always confirm allergies when I ask about snack options.",
+            "Any snack options for a party?",
+            1.0,
+        ),
+        ("user: Always provide alternatives when I ask about family-friendly options.", "What movies?", 0.0),
+        ("user: Always answer in metric units.", "How far is it?", 0.0),  # names no topic
+        ("user: 以后我问到旅行计划的时候，请附上预算。", "帮我做个旅行计划", 1.0),
+    ],
+)
+def test_the_topic_an_instruction_is_for(instruction, query, share):
+    assert trigger_share(instruction, query) == pytest.approx(share)

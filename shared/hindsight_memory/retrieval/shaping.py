@@ -2,13 +2,16 @@
 answer down to a lower floor, and the standing instruction and preference closest to a request for advice kept
 in view."""
 
-from ..text import STANDING_TAG, asks_for_advice, standing_kind
+from ..text import STANDING_TAG, asks_for_advice, standing_kind, trigger_share
 from .scoring import Candidate
 
 FOLLOWER_FLOOR_SHARE = 0.8  # results after a relevant one need this share of the relevance floor
-STANDING_POOL = 3  # standing memories fetched by their own search (0: off)
+STANDING_POOL = 8  # standing memories fetched by their own search (0: off)
 STANDING_GATE = "advice"  # or "advice": only for requests for advice or suggestions
-STANDING_RANK = 3  # where the closest one joins the results
+STANDING_RANK = 3  # where the closest ones join the results
+# How many of each kind join: one instruction (how to answer), two preferences (what the user likes: several can
+# bear on one request, and the closest by a hair is often not the one meant).
+STANDING_PICKS = {"instruction": 1, "preference": 2}
 STANDING_FLOOR = 0.6  # the least vector relevance it needs
 
 
@@ -22,7 +25,7 @@ def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[C
     relevant = [c for c in ordered if c.factors["relevance"] >= rest_floor]
     top = relevant[:k]
     if wants_standing(query):
-        top = with_standing(ordered, top, k)
+        top = with_standing(ordered, top, k, query)
     return top
 
 
@@ -31,7 +34,7 @@ def wants_standing(query: str) -> bool:
     return bool(STANDING_POOL) and (STANDING_GATE == "always" or asks_for_advice(query))
 
 
-def with_standing(cands: list[Candidate], top: list[Candidate], k: int) -> list[Candidate]:
+def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: str = "") -> list[Candidate]:
     """The standing instruction and the standing preference closest to the request join the results (from
     STANDING_RANK on) when not there already and not far from the topic. An instruction (how to answer) and a
     preference (what the user likes) both apply to one request: "Always suggest literary events when I ask about
@@ -40,13 +43,21 @@ def with_standing(cands: list[Candidate], top: list[Candidate], k: int) -> list[
     book series" is not the one that applies to "what books should I check out?" when "Always describe the genre
     when I ask for book recommendations" is closer."""
     picks = []
-    for kind in ("instruction", "preference"):
+    for kind, n in STANDING_PICKS.items():
         mine = [c for c in cands if STANDING_TAG in c.memory.tags and standing_kind(c.memory.content) == kind]
-        if not mine:
-            continue
-        best = max(mine, key=lambda c: c.raw.get("cosine", 0.0))
-        if not any(c is best for c in top) and best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR:
-            picks.append(best)
+        # An instruction that names the request's topic ("when I ask about movie options" for "what movies would
+        # you recommend?") applies before one that only reads closer ("... when I ask about family-friendly
+        # options"): the model weighs the whole sentence, the instruction's own condition is the topic.
+        mine.sort(
+            key=lambda c: (trigger_share(c.memory.content, query) >= 0.5, c.raw.get("cosine", 0.0)),
+            reverse=True,
+        )
+        for best in mine[:n]:
+            if (
+                not any(c is best for c in top)
+                and best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR
+            ):
+                picks.append(best)
     if not picks:
         return top
     picks.sort(key=lambda c: c.raw.get("cosine", 0.0), reverse=True)
