@@ -24,8 +24,8 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
         s = scores[group]
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
         assert s.updates_superseded >= 0.97, s  # target 0.85; measured 0.983 on each half (README)
-    # Duplicates: the target is 0.90; measured 0.959 fit, 0.889 held-out, 0.924 overall (README): rewordings that
+    # Duplicates: the target is 0.90; measured 0.963 fit, 0.886 held-out, 0.925 overall (README): rewordings that
     # swap a content word ("I drive" for "my car is") are kept apart rather than risk merging "older sister" with
     # "younger sister", which the model reads as close.
-    assert scores["fit"].duplicates_merged >= 0.95 and scores["held-out"].duplicates_merged >= 0.88, scores
+    assert scores["fit"].duplicates_merged >= 0.96 and scores["held-out"].duplicates_merged >= 0.88, scores
     assert scores["all"].duplicates_merged >= 0.92, scores["all"]

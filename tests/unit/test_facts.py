@@ -203,3 +203,21 @@ def test_a_negated_quality_reads_as_its_opposite(old: str, new: str) -> None:
 )
 def test_a_negated_quality_never_merges_with_itself(old: str, new: str) -> None:
     assert decide(old, new, cosine=0.99, sharper=0.995) != "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("My mom works as a nurse.", "My mother works as a nurse."),
+        ("The kids have a math exam on Friday.", "The children have a math examination on Friday."),
+        ("瑜伽课在每个星期三晚上。", "瑜伽课在每周三晚上。"),
+        ("我母亲是一名护士。", "我妈妈是护士。"),
+    ],
+)
+def test_a_word_with_one_meaning_reads_as_its_common_form(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.9, sharper=0.9) == "duplicate"
+
+
+def test_a_synonym_does_not_hide_another_day_or_person() -> None:
+    assert decide("瑜伽课在每个星期三晚上。", "瑜伽课在每周四晚上。", 0.99, 0.995) != "duplicate"
+    assert decide("My mom works as a nurse.", "My dad works as a nurse.", 0.99, 0.995) != "duplicate"

@@ -77,6 +77,27 @@ _READ_AS = {
     "reply": "answer",
     "replies": "answers",
     "replied": "answered",
+    # Everyday short forms and family words with one meaning.
+    "mom": "mother",
+    "mum": "mother",
+    "moms": "mothers",
+    "mums": "mothers",
+    "dad": "father",
+    "dads": "fathers",
+    "bike": "bicycle",
+    "bikes": "bicycles",
+    "kid": "child",
+    "kids": "children",
+    "tv": "television",
+    "tvs": "televisions",
+    "fridge": "refrigerator",
+    "fridges": "refrigerators",
+    "photo": "photograph",
+    "photos": "photographs",
+    "exam": "examination",
+    "exams": "examinations",
+    "maths": "math",
+    "mathematics": "math",
 }
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
@@ -163,7 +184,24 @@ _ZH_QUALITIES = dict(
     for a, b in ((x, y), (y, x))
 )
 _ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(_ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
-_ZH_SYNONYMS = {"块钱": "元", "块": "元", "圆": "元"}
+# Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
+_ZH_SYNONYMS = {
+    "块钱": "元",
+    "块": "元",
+    "圆": "元",
+    "星期天": "周日",
+    "星期日": "周日",
+    "礼拜天": "周日",
+    "礼拜日": "周日",
+    "周天": "周日",
+    "星期": "周",
+    "礼拜": "周",
+    "母亲": "妈妈",
+    "父亲": "爸爸",
+    "电话号码": "手机号",
+    "手机号码": "手机号",
+    "计算机": "电脑",
+}
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
     r"涨到|涨了|降到|降了|增加到|减少到|推迟到|推迟|提前到|挪到|搬到|搬家|迁到|最近|新的|新|变成|变为|离职|卖了|取消"
@@ -182,8 +220,8 @@ OTHER_PERSON = {
         "partner 对象",
         "son 儿子",
         "daughter 女儿",
-        "child kid 孩子",
-        "mother mom 妈妈 母亲",
+        "child children kid kids 孩子 孩子们",
+        "mother mom mum 妈妈 母亲",
         "father dad 爸爸 父亲",
         "brother",
         "哥哥",
