@@ -10,8 +10,9 @@ from .config import Settings
 from .errors import InvalidInput, LimitExceeded
 from .models import Kind, MemoryCreate
 from .namespaces import validate_namespace
+from .standing import STANDING_TAG, standing_statement
 from .storage.lance import COLD, EVENTS, LanceStore
-from .text import STANDING_TAG, normalize, standing_statement
+from .text import normalize
 from .writer.messages import PreparedItem, idempotency_key, memory_id
 
 

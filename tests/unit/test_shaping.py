@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from hindsight_memory.models import Kind, Memory
 from hindsight_memory.retrieval.scoring import Candidate
 from hindsight_memory.retrieval.shaping import STANDING_RANK, with_standing
-from hindsight_memory.text import STANDING_TAG
+from hindsight_memory.standing import STANDING_TAG
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from hindsight_memory.standing import standing_kind, trigger_share
 from hindsight_memory.text import (
     extract_slot,
     fts_text,
@@ -10,8 +11,6 @@ from hindsight_memory.text import (
     script_of,
     side_asked_about,
     side_of_turn,
-    standing_kind,
-    trigger_share,
     value_tokens,
     without_name,
 )

@@ -12,9 +12,10 @@ from ..config import Settings
 from ..embed import Embedder
 from ..embed.passages import whole
 from ..models import APPLIED_OPS, SERVER_SOURCES, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
+from ..standing import STANDING_TAG
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
-from ..text import STANDING_TAG, fts_text, invites_reply, key, terms
+from ..text import fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
 from . import shaping
 from .rerank import Reranker

@@ -2,7 +2,7 @@
 answer down to a lower floor, and the standing instruction and preference closest to a request for advice kept
 in view."""
 
-from ..text import STANDING_TAG, asks_for_advice, standing_kind, trigger_share
+from ..standing import STANDING_TAG, asks_for_advice, standing_kind, trigger_share
 from .scoring import Candidate
 
 FOLLOWER_FLOOR_SHARE = 0.8  # results after a relevant one need this share of the relevance floor

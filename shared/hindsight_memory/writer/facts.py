@@ -24,7 +24,8 @@ from typing import Literal
 
 from ..embed import Embedder
 from ..text import has_cjk, key
-from .statements import EN_OPPOSITES, EN_WORD, OTHER_PERSON, ZH_OPPOSITES, Statement, capitalised, statement
+from .lexicon import OTHER_PERSON, ZH_OPPOSITES
+from .statements import EN_OPPOSITES, EN_WORD, Statement, capitalised, statement
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
 

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..text import STOPWORDS, extract_slot, has_cjk, key, normalize, speaker_of
+from .lexicon import EN_OPPOSITE, READ_AS, ZH_QUALITIES, ZH_SYNONYMS
 
 # --- English words
 EN_WORD = re.compile(r"[a-z0-9]+(?:[./@:_'-][a-z0-9]+)*", re.IGNORECASE)
@@ -35,70 +36,6 @@ _LIGHT_EN = STOPWORDS | frozenset(
     name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
     one ones very about around roughly approximately usually always currently every each poss""".split()
 )
-# Short forms that name one thing only, read as the long form: "Staging DB" is "the staging database". Left out:
-# forms with a second meaning ("dev": development or developer, "auth": authentication or authorisation, "min";
-# "lift": elevator or to raise, "gas": petrol or any gas).
-_READ_AS = {
-    "db": "database",
-    "dbs": "databases",
-    "repo": "repository",
-    "repos": "repositories",
-    "config": "configuration",
-    "configs": "configurations",
-    "env": "environment",
-    "envs": "environments",
-    "prod": "production",
-    "k8s": "kubernetes",
-    "docs": "documentation",
-    "info": "information",
-    "app": "application",
-    "apps": "applications",
-    "msg": "message",
-    "msgs": "messages",
-    "approx": "approximately",
-    "dept": "department",
-    "govt": "government",
-    "yr": "year",
-    "yrs": "years",
-    "hrs": "hours",
-    "mins": "minutes",
-    "secs": "seconds",
-    # British and American words for one thing, and verbs and nouns with one meaning between them.
-    "flat": "apartment",
-    "flats": "apartments",
-    "holiday": "vacation",
-    "holidays": "vacations",
-    "lorry": "truck",
-    "lorries": "trucks",
-    "petrol": "gasoline",
-    "motorway": "highway",
-    "pavement": "sidewalk",
-    "postcode": "zipcode",
-    "reply": "answer",
-    "replies": "answers",
-    "replied": "answered",
-    # Everyday short forms and family words with one meaning.
-    "mom": "mother",
-    "mum": "mother",
-    "moms": "mothers",
-    "mums": "mothers",
-    "dad": "father",
-    "dads": "fathers",
-    "bike": "bicycle",
-    "bikes": "bicycles",
-    "kid": "child",
-    "kids": "children",
-    "tv": "television",
-    "tvs": "televisions",
-    "fridge": "refrigerator",
-    "fridges": "refrigerators",
-    "photo": "photograph",
-    "photos": "photographs",
-    "exam": "examination",
-    "exams": "examinations",
-    "maths": "math",
-    "mathematics": "math",
-}
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
 _EN_DIRECTIONS = frozenset({"over", "than", "to", "from", "vs", "versus", "instead", "rather", "poss"})
@@ -109,32 +46,9 @@ _CHANGE_EN = re.compile(
     r"left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became)\b",
     re.IGNORECASE,
 )
-# A negated quality is its opposite ("isn't far" is "near", "can't stand" is "hate"): read so, a re-statement of
-# "near" in other words meets it, and "not far" / "far" still meet as opposites, which never merge.
-_EN_OPPOSITE = {
-    a: b
-    for x, y in (
-        ("far", "near"),
-        ("heavy", "light"),
-        ("expensive", "cheap"),
-        ("long", "short"),
-        ("big", "small"),
-        ("large", "small"),
-        ("hot", "cold"),
-        ("early", "late"),
-        ("fast", "slow"),
-        ("high", "low"),
-        ("easy", "hard"),
-        ("open", "closed"),
-        ("like", "dislike"),
-        ("likes", "dislikes"),
-        ("liked", "disliked"),
-    )
-    for a, b in ((x, y), (y, x))
-}
 _EN_LITOTES = re.compile(
     r"\b(?:(?:is|are|was|were|am|be|do|does|did)\s+)?not\s+(?:(?:very|too|that|so)\s+)?("
-    + "|".join(_EN_OPPOSITE)
+    + "|".join(EN_OPPOSITE)
     + r")\b",
     re.IGNORECASE,
 )
@@ -169,39 +83,7 @@ _LIGHT_ZH_WORDS = re.compile(
 )
 _LIGHT_ZH = frozenset("的了是为在吗呢吧啊也就还和与着把被由将我你他她它们个这那有会能要很得地之所其以叫用")
 _ZH_DIRECTIONS = frozenset("比从到给向")
-# Single characters of opposite meaning. One swapped for the other inside an otherwise equal sentence (导入/导出,
-# 上午/下午, 楼上/楼下, 最高/最低) names the opposite thing, however close the model reads the two sentences.
-ZH_OPPOSITES = {
-    frozenset(pair)
-    for pair in "上下 左右 前后 内外 里外 出入 进出 高低 大小 多少 长短 早晚 新旧 开关 东西 南北 买卖 来去 男女 正负 "
-    "增减 升降 涨跌 收发 冷热 快慢 轻重 深浅 远近 老少 黑白 真假 对错 胜负 输赢 先后 首末 主次 单双 加减 借还 存取 "
-    "推拉 明暗 干湿 粗细 厚薄 宽窄 强弱 难易 生死 昼夜 日夜 阴晴 冬夏 春秋 有无 是非 起落 攻守 敌友".split()
-}
-# Of those, the qualities: 不远 is 近, 不多 is 少 (a negated quality read as its opposite, as in English above).
-_ZH_QUALITIES = dict(
-    (a, b)
-    for x, y in "远近 高低 大小 多少 长短 早晚 新旧 冷热 快慢 轻重 深浅 宽窄 强弱 难易 粗细 厚薄 明暗 对错".split()
-    for a, b in ((x, y), (y, x))
-)
-_ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(_ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
-# Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
-_ZH_SYNONYMS = {
-    "块钱": "元",
-    "块": "元",
-    "圆": "元",
-    "星期天": "周日",
-    "星期日": "周日",
-    "礼拜天": "周日",
-    "礼拜日": "周日",
-    "周天": "周日",
-    "星期": "周",
-    "礼拜": "周",
-    "母亲": "妈妈",
-    "父亲": "爸爸",
-    "电话号码": "手机号",
-    "手机号码": "手机号",
-    "计算机": "电脑",
-}
+_ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
     r"涨到|涨了|降到|降了|增加到|减少到|推迟到|推迟|提前到|挪到|搬到|搬家|迁到|最近|新的|新|变成|变为|离职|卖了|取消"
@@ -210,35 +92,6 @@ _NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
 _NOT_NEGATION_ZH = re.compile(
     r"无线|非常|别人|别的|特别|分别|区别|差别|级别|类别|性别|个别|告别|识别|未来|没错|(?:^|[，,。；;])不过|不错|并非|不久|不仅|不管|无论"
 )
-
-# Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.
-OTHER_PERSON = {
-    w: group.split()[0]
-    for group in (
-        "wife 妻子 老婆",
-        "husband 丈夫 老公",
-        "partner 对象",
-        "son 儿子",
-        "daughter 女儿",
-        "child children kid kids 孩子 孩子们",
-        "mother mom mum 妈妈 母亲",
-        "father dad 爸爸 父亲",
-        "brother",
-        "哥哥",
-        "弟弟",
-        "sister",
-        "姐姐",
-        "妹妹",
-        "boss 老板",
-        "manager",
-        "friend 朋友",
-        "colleague 同事",
-        "neighbour neighbor 邻居",
-        "team 团队",
-        "parent 父母",
-    )
-    for w in group.split()
-}
 
 
 @dataclass(frozen=True)
@@ -329,8 +182,8 @@ def _en_parts(w: str) -> list[str]:
     if m:
         return [f"#{m.group(1).replace(',', '')}", m.group(2)]
     if "-" in w and all(p.isalpha() for p in w.split("-")):
-        return [_stem(_READ_AS.get(p, p)) for p in w.split("-") if p not in _LIGHT_EN]
-    return [_stem(_READ_AS.get(w, w))]
+        return [_stem(READ_AS.get(p, p)) for p in w.split("-") if p not in _LIGHT_EN]
+    return [_stem(READ_AS.get(w, w))]
 
 
 def _stem(w: str) -> str:
@@ -352,7 +205,7 @@ def _stem(w: str) -> str:
 
 
 # The negated-quality pairs as stems (the words statements compare): one swapped for the other never merges.
-EN_OPPOSITES = {frozenset((_stem(a), _stem(b))) for a, b in _EN_OPPOSITE.items()}
+EN_OPPOSITES = {frozenset((_stem(a), _stem(b))) for a, b in EN_OPPOSITE.items()}
 
 
 def _zh_number(run: str) -> int | None:
@@ -379,7 +232,7 @@ def _zh_number(run: str) -> int | None:
 def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
     numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
     text = _CHANGE_ZH.sub(" ", _LIGHT_ZH_WORDS.sub(" ", body))
-    for word, same in _ZH_SYNONYMS.items():
+    for word, same in ZH_SYNONYMS.items():
         text = text.replace(word, same)
     out: list[str] = []
     # Whose it is: the content character before 的 ("小王的经理是小李" / "小李的经理是小王" swap the possessor).
@@ -417,11 +270,11 @@ def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
 def _litotes(body: str, cjk: bool) -> str:
     """A negated quality read as its opposite: 不远 -> 近, "isn't far" -> "near", "can't stand" -> "hate"."""
     if cjk:
-        return _ZH_LITOTES.sub(lambda m: _ZH_QUALITIES[m.group(1)], body)
+        return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], body)
     body = _expand(body)
     for pattern, repl in _EN_IDIOMS:
         body = pattern.sub(repl, body)
-    return _EN_LITOTES.sub(lambda m: _EN_OPPOSITE[m.group(1).casefold()], body)
+    return _EN_LITOTES.sub(lambda m: EN_OPPOSITE[m.group(1).casefold()], body)
 
 
 def _negated(body: str, cjk: bool) -> bool:

@@ -1,0 +1,155 @@
+"""The word lists statements are read with (writer/statements.py): short forms and regional words read as one
+form, words with one meaning, qualities and their opposites, and nouns that name another person. Each entry has one
+meaning only; a word with two stays out (see the note on READ_AS)."""
+
+# Short forms that name one thing only, read as the long form: "Staging DB" is "the staging database". Left out:
+# forms with a second meaning ("dev": development or developer, "auth": authentication or authorisation, "min";
+# "lift": elevator or to raise, "gas": petrol or any gas).
+READ_AS = {
+    "db": "database",
+    "dbs": "databases",
+    "repo": "repository",
+    "repos": "repositories",
+    "config": "configuration",
+    "configs": "configurations",
+    "env": "environment",
+    "envs": "environments",
+    "prod": "production",
+    "k8s": "kubernetes",
+    "docs": "documentation",
+    "info": "information",
+    "app": "application",
+    "apps": "applications",
+    "msg": "message",
+    "msgs": "messages",
+    "approx": "approximately",
+    "dept": "department",
+    "govt": "government",
+    "yr": "year",
+    "yrs": "years",
+    "hrs": "hours",
+    "mins": "minutes",
+    "secs": "seconds",
+    # British and American words for one thing, and verbs and nouns with one meaning between them.
+    "flat": "apartment",
+    "flats": "apartments",
+    "holiday": "vacation",
+    "holidays": "vacations",
+    "lorry": "truck",
+    "lorries": "trucks",
+    "petrol": "gasoline",
+    "motorway": "highway",
+    "pavement": "sidewalk",
+    "postcode": "zipcode",
+    "reply": "answer",
+    "replies": "answers",
+    "replied": "answered",
+    # Everyday short forms and family words with one meaning.
+    "mom": "mother",
+    "mum": "mother",
+    "moms": "mothers",
+    "mums": "mothers",
+    "dad": "father",
+    "dads": "fathers",
+    "bike": "bicycle",
+    "bikes": "bicycles",
+    "kid": "child",
+    "kids": "children",
+    "tv": "television",
+    "tvs": "televisions",
+    "fridge": "refrigerator",
+    "fridges": "refrigerators",
+    "photo": "photograph",
+    "photos": "photographs",
+    "exam": "examination",
+    "exams": "examinations",
+    "maths": "math",
+    "mathematics": "math",
+}
+
+# A negated quality is its opposite ("isn't far" is "near", "can't stand" is "hate"): read so, a re-statement of
+# "near" in other words meets it, and "not far" / "far" still meet as opposites, which never merge.
+EN_OPPOSITE = {
+    a: b
+    for x, y in (
+        ("far", "near"),
+        ("heavy", "light"),
+        ("expensive", "cheap"),
+        ("long", "short"),
+        ("big", "small"),
+        ("large", "small"),
+        ("hot", "cold"),
+        ("early", "late"),
+        ("fast", "slow"),
+        ("high", "low"),
+        ("easy", "hard"),
+        ("open", "closed"),
+        ("like", "dislike"),
+        ("likes", "dislikes"),
+        ("liked", "disliked"),
+    )
+    for a, b in ((x, y), (y, x))
+}
+
+# Single characters of opposite meaning. One swapped for the other inside an otherwise equal sentence (导入/导出,
+# 上午/下午, 楼上/楼下, 最高/最低) names the opposite thing, however close the model reads the two sentences.
+ZH_OPPOSITES = {
+    frozenset(pair)
+    for pair in "上下 左右 前后 内外 里外 出入 进出 高低 大小 多少 长短 早晚 新旧 开关 东西 南北 买卖 来去 男女 正负 "
+    "增减 升降 涨跌 收发 冷热 快慢 轻重 深浅 远近 老少 黑白 真假 对错 胜负 输赢 先后 首末 主次 单双 加减 借还 存取 "
+    "推拉 明暗 干湿 粗细 厚薄 宽窄 强弱 难易 生死 昼夜 日夜 阴晴 冬夏 春秋 有无 是非 起落 攻守 敌友".split()
+}
+# Of those, the qualities: 不远 is 近, 不多 is 少 (a negated quality read as its opposite, as in English above).
+ZH_QUALITIES = {
+    p[i]: p[1 - i]
+    for p in "远近 高低 大小 多少 长短 早晚 新旧 冷热 快慢 轻重 深浅 宽窄 强弱 难易 粗细 厚薄 明暗 对错".split()
+    for i in (0, 1)
+}
+
+# Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
+ZH_SYNONYMS = {
+    "块钱": "元",
+    "块": "元",
+    "圆": "元",
+    "星期天": "周日",
+    "星期日": "周日",
+    "礼拜天": "周日",
+    "礼拜日": "周日",
+    "周天": "周日",
+    "星期": "周",
+    "礼拜": "周",
+    "母亲": "妈妈",
+    "父亲": "爸爸",
+    "电话号码": "手机号",
+    "手机号码": "手机号",
+    "计算机": "电脑",
+}
+
+# Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.
+OTHER_PERSON = {
+    w: group.split()[0]
+    for group in (
+        "wife 妻子 老婆",
+        "husband 丈夫 老公",
+        "partner 对象",
+        "son 儿子",
+        "daughter 女儿",
+        "child children kid kids 孩子 孩子们",
+        "mother mom mum 妈妈 母亲",
+        "father dad 爸爸 父亲",
+        "brother",
+        "哥哥",
+        "弟弟",
+        "sister",
+        "姐姐",
+        "妹妹",
+        "boss 老板",
+        "manager",
+        "friend 朋友",
+        "colleague 同事",
+        "neighbour neighbor 邻居",
+        "team 团队",
+        "parent 父母",
+    )
+    for w in group.split()
+}
