@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from hindsight_memory.models import Kind, Memory
 from hindsight_memory.retrieval.scoring import Candidate
-from hindsight_memory.retrieval.shaping import STANDING_RANK, with_standing
+from hindsight_memory.retrieval.shaping import STANDING_RANK, select, with_standing
 from hindsight_memory.standing import STANDING_TAG
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -96,3 +96,17 @@ def test_the_instruction_whose_condition_names_the_topic_joins_before_a_closer_r
         with_standing([*TALK, family, platform], TALK, 10, "Any ideas for the weekend?")[STANDING_RANK - 1]
         is family
     )
+
+
+def test_a_statement_fetched_past_the_standing_pool_joins_only_through_its_condition():
+    platform = cand("user: Always include platform details when I ask about movie options.", 0.84, 0.7, True)
+    platform.reserve = True
+    talk = [cand(f"user: We watched film {k} on Friday.", 0.86, 0.8) for k in range(12)]
+    for c in [*talk, platform]:
+        c.factors["relevance"] = c.factors["vector_relevance"]
+
+    asked = select([*talk, platform], "What movies would you recommend for me to watch?", 10, 0.5)
+    other = select([*talk, platform], "Any ideas for the weekend?", 10, 0.5)
+
+    assert asked[STANDING_RANK - 1] is platform
+    assert platform not in other and other == talk[:10]  # never ranked on its own

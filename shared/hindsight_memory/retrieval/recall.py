@@ -65,9 +65,10 @@ class Retriever:
         memories = [_public(c) for c in top]
         explain = None
         if q.explain:
-            below = [c for c in cands if c.factors["relevance"] < floor]
+            ranked = [c for c in cands if not c.reserve]
+            below = [c for c in ranked if c.factors["relevance"] < floor]
             kept = {id(c) for c in top}
-            unpicked = [c for c in cands if id(c) not in kept and c.factors["relevance"] >= floor]
+            unpicked = [c for c in ranked if id(c) not in kept and c.factors["relevance"] >= floor]
             explain = {
                 **info,
                 "min_relevance": floor,
@@ -138,8 +139,11 @@ class Retriever:
             # Standing instructions and preferences apply to requests on other topics: their own small search.
             standing = self._where(q, window).any_key("tag_keys", [key(STANDING_TAG)])
             have = {m.id for m, _, _ in vec_hits}
-            extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_POOL)
-            vec_hits = vec_hits + [h for h in extra if h[0].id not in have]
+            extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_RESERVE)
+            vec_hits = vec_hits + [h for h in extra[: shaping.STANDING_POOL] if h[0].id not in have]
+            reserve = [h for h in extra[shaping.STANDING_POOL :] if h[0].id not in have]
+        else:
+            reserve = []
 
         cands: dict[str, Candidate] = {}
         for channel, hits in (("vector", vec_hits), ("fts", fts_hits)):
@@ -154,6 +158,9 @@ class Retriever:
         ordered = self._prefer_newer(_dedup(ordered))
         if self.reranker and ordered:
             self._rerank(q.query, ordered)
+        kept = [Candidate(m, vec, reserve=True) for m, _, vec in reserve if m.id not in cands]
+        self.scorer.score(kept, q, sig, now)
+        ordered += kept
         info = {
             "query_terms": terms(q.query),
             "filter": {

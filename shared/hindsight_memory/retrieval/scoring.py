@@ -40,6 +40,9 @@ class Candidate:
     factors: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
     passage: int = 0  # the best-matching passage of a memory split into passages
+    # Fetched by the standing search past the ones that join the candidates: never ranked itself, only a standing
+    # pick when its own condition names the request's topic (shaping.with_standing).
+    reserve: bool = False
 
 
 @dataclass

@@ -6,7 +6,10 @@ from ..standing import STANDING_TAG, asks_for_advice, standing_kind, trigger_sha
 from .scoring import Candidate
 
 FOLLOWER_FLOOR_SHARE = 0.8  # results after a relevant one need this share of the relevance floor
-STANDING_POOL = 8  # standing memories fetched by their own search (0: off)
+STANDING_POOL = 3  # standing memories of their own search that join the candidates (0: off)
+# ... and how many it fetches in all: those past the pool only join through their condition ("when I ask about
+# movie options"), since more standing statements among the candidates crowd out the answer (BEAM, README).
+STANDING_RESERVE = 8
 STANDING_GATE = "advice"  # or "advice": only for requests for advice or suggestions
 STANDING_RANK = 3  # where the closest ones join the results
 # How many of each kind join: one instruction (how to answer), two preferences (what the user likes: several can
@@ -17,6 +20,7 @@ STANDING_FLOOR = 0.6  # the least vector relevance it needs
 
 def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[Candidate]:
     """The results, best first, at most k. None when nothing reaches the floor: the answer is `missing`."""
+    ordered_all, ordered = ordered, [c for c in ordered if not c.reserve]
     if not any(c.factors.get("gate", c.factors["relevance"]) >= floor for c in ordered):
         return []
     # Once something relevant is known, the rest of the answer may be less so (the second part of an answer,
@@ -25,7 +29,7 @@ def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[C
     relevant = [c for c in ordered if c.factors["relevance"] >= rest_floor]
     top = relevant[:k]
     if wants_standing(query):
-        top = with_standing(ordered, top, k, query)
+        top = with_standing(ordered_all, top, k, query)
     return top
 
 
@@ -44,7 +48,13 @@ def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: s
     when I ask for book recommendations" is closer."""
     picks = []
     for kind, n in STANDING_PICKS.items():
-        mine = [c for c in cands if STANDING_TAG in c.memory.tags and standing_kind(c.memory.content) == kind]
+        mine = [
+            c
+            for c in cands
+            if STANDING_TAG in c.memory.tags
+            and standing_kind(c.memory.content) == kind
+            and (not c.reserve or trigger_share(c.memory.content, query) >= 0.5)
+        ]
         # An instruction that names the request's topic ("when I ask about movie options" for "what movies would
         # you recommend?") applies before one that only reads closer ("... when I ask about family-friendly
         # options"): the model weighs the whole sentence, the instruction's own condition is the topic.
