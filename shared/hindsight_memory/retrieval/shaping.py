@@ -47,19 +47,15 @@ def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: s
     book series" is not the one that applies to "what books should I check out?" when "Always describe the genre
     when I ask for book recommendations" is closer."""
     picks = []
+    standing = [c for c in cands if STANDING_TAG in c.memory.tags]
     for kind, n in STANDING_PICKS.items():
         # An instruction that names the request's topic ("when I ask about movie options" for "what movies would
         # you recommend?") applies before one that only reads closer ("... when I ask about family-friendly
         # options"), however far the rest of its words ("platform availability details") take it: the model weighs
         # the whole sentence, the instruction's own condition is the topic.
-        named = {id(c) for c in cands if trigger_share(c.memory.content, query) >= 0.5}
-        mine = [
-            c
-            for c in cands
-            if STANDING_TAG in c.memory.tags
-            and standing_kind(c.memory.content) == kind
-            and (not c.reserve or id(c) in named)
-        ]
+        of_kind = [c for c in standing if standing_kind(c.memory.content) == kind]
+        named = {id(c) for c in of_kind if trigger_share(c.memory.content, query) >= 0.5}
+        mine = [c for c in of_kind if not c.reserve or id(c) in named]
         mine.sort(key=lambda c: (id(c) in named, c.raw.get("cosine", 0.0)), reverse=True)
         for best in mine[:n]:
             near = id(best) in named or best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR
