@@ -1,6 +1,6 @@
 """What recall returns from its ordered candidates: `missing` decided by the most relevant one, the rest of the
-answer down to a lower floor, and the standing instruction and preference closest to a request for advice kept
-in view."""
+answer down to a lower floor, and the standing instructions and preferences that apply to a request for advice
+kept in view."""
 
 from ..standing import STANDING_TAG, asks_for_advice, standing_kind, trigger_share
 from .scoring import Candidate
@@ -10,7 +10,7 @@ STANDING_POOL = 3  # standing memories of their own search that join the candida
 # ... and how many it fetches in all: those past the pool only join through their condition ("when I ask about
 # movie options"), since more standing statements among the candidates crowd out the answer (BEAM, README).
 STANDING_RESERVE = 8
-STANDING_GATE = "advice"  # or "advice": only for requests for advice or suggestions
+STANDING_GATE = "advice"  # "advice": only for requests for advice or suggestions; "always": every query
 STANDING_RANK = 3  # where the closest ones join the results
 # How many of each kind join: one instruction (how to answer), two preferences (what the user likes: several can
 # bear on one request, and the closest by a hair is often not the one meant).
@@ -39,8 +39,9 @@ def wants_standing(query: str) -> bool:
 
 
 def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: str = "") -> list[Candidate]:
-    """The standing instruction and the standing preference closest to the request join the results (from
-    STANDING_RANK on) when not there already and not far from the topic. An instruction (how to answer) and a
+    """The standing instruction and the two standing preferences closest to the request join the results (from
+    STANDING_RANK on) when not there already and not far from the topic; an instruction whose own condition names
+    the request's topic comes first, however far its other words read. An instruction (how to answer) and a
     preference (what the user likes) both apply to one request: "Always suggest literary events when I ask about
     book series" does not stand in for "I prefer e-books for their portability". Nor does another statement of the
     same kind already in the results stand in for the closest: "Always suggest literary events when I ask about
