@@ -92,19 +92,18 @@ EN_OPPOSITE = {
 }
 
 # Single characters of opposite meaning. One swapped for the other inside an otherwise equal sentence (导入/导出,
-# 上午/下午, 楼上/楼下, 最高/最低) names the opposite thing, however close the model reads the two sentences.
+# 上午/下午, 楼上/楼下, 最高/最低) names the opposite thing, however close the model reads the two sentences. The
+# qualities among them also read a negation: 不远 is 近, 不多 is 少 (as in English above).
+_ZH_QUALITY_PAIRS = (
+    "远近 高低 大小 多少 长短 早晚 新旧 冷热 快慢 轻重 深浅 宽窄 强弱 难易 粗细 厚薄 明暗 对错".split()
+)
 ZH_OPPOSITES = {
     frozenset(pair)
-    for pair in "上下 左右 前后 内外 里外 出入 进出 高低 大小 多少 长短 早晚 新旧 开关 东西 南北 买卖 来去 男女 正负 "
-    "增减 升降 涨跌 收发 冷热 快慢 轻重 深浅 远近 老少 黑白 真假 对错 胜负 输赢 先后 首末 主次 单双 加减 借还 存取 "
-    "推拉 明暗 干湿 粗细 厚薄 宽窄 强弱 难易 生死 昼夜 日夜 阴晴 冬夏 春秋 有无 是非 起落 攻守 敌友".split()
+    for pair in "上下 左右 前后 内外 里外 出入 进出 开关 东西 南北 买卖 来去 男女 正负 增减 升降 涨跌 收发 老少 黑白 "
+    "真假 胜负 输赢 先后 首末 主次 单双 加减 借还 存取 推拉 干湿 生死 昼夜 日夜 阴晴 冬夏 春秋 有无 是非 起落 攻守 敌友".split()
+    + _ZH_QUALITY_PAIRS
 }
-# Of those, the qualities: 不远 is 近, 不多 is 少 (a negated quality read as its opposite, as in English above).
-ZH_QUALITIES = {
-    p[i]: p[1 - i]
-    for p in "远近 高低 大小 多少 长短 早晚 新旧 冷热 快慢 轻重 深浅 宽窄 强弱 难易 粗细 厚薄 明暗 对错".split()
-    for i in (0, 1)
-}
+ZH_QUALITIES = {p[i]: p[1 - i] for p in _ZH_QUALITY_PAIRS for i in (0, 1)}
 
 # Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
 ZH_SYNONYMS = {

@@ -118,6 +118,8 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
     t = normalize(text)
     speaker, body = speaker_of(t)
     cjk = has_cjk(body)
+    # Contractions expanded ("can't" -> "can not") and negated qualities read as their opposites, once: the words,
+    # the negation and the change words below all read this body.
     body = _litotes(body, cjk)
     words, numbers, directions = _zh_words(body) if cjk else _en_words(body)
     raw = EN_WORD.findall(body)
@@ -154,7 +156,7 @@ def _en_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
     out: list[str] = []
     directions: list[tuple[str, str]] = []
     marker: str | None = None
-    for w in EN_WORD.findall(_expand(_CHANGE_EN.sub(" ", body))):
+    for w in EN_WORD.findall(_CHANGE_EN.sub(" ", body)):
         lw = w.casefold()
         if lw in _EN_DIRECTIONS:
             marker = lw
@@ -268,7 +270,8 @@ def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
 
 
 def _litotes(body: str, cjk: bool) -> str:
-    """A negated quality read as its opposite: 不远 -> 近, "isn't far" -> "near", "can't stand" -> "hate"."""
+    """English contractions expanded, then a negated quality read as its opposite: 不远 -> 近, "isn't far" -> "near",
+    "can't stand" -> "hate"."""
     if cjk:
         return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], body)
     body = _expand(body)
@@ -280,4 +283,4 @@ def _litotes(body: str, cjk: bool) -> str:
 def _negated(body: str, cjk: bool) -> bool:
     if cjk:
         return bool(_NEGATION_ZH.search(_NOT_NEGATION_ZH.sub("", body)))
-    return any(w.casefold() in _NEGATION_EN for w in EN_WORD.findall(_expand(body)))
+    return any(w.casefold() in _NEGATION_EN for w in EN_WORD.findall(body))
