@@ -288,12 +288,23 @@ def side_asked_about(question: str) -> str:
     return "user" if first and not second else "agent" if second and not first else ""
 
 
+# Where the speaker lives: "I live in Seattle" and "I moved to Portland last month" give one slot two values.
+_RESIDENCE = re.compile(
+    r"^(?:(?:i|we)\s+(?:(?:now|currently|still|just|recently|have|had|finally)\s+)*(?:(?:live|am living|are living|"
+    r"am based|are based)\s+in\s+\w|(?:moved|relocated)\s+(?:back\s+)?to\s+(?-i:[A-Z]))|(?:my|our) (?:home|house|place) is in\s)"
+    r"|^我(?:们)?(?:家)?(?:现在|目前|最近|上个月|上周|去年|今年|已经|刚)*(?:住在|搬到|搬去|搬回|定居在|家在|在.{1,12}住)",
+    re.IGNORECASE,
+)
+
+
 def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
     first = re.split(r"(?<=[.!?。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
     speaker, first = speaker_of(first)
     first = _FILLER.sub("", first)
+    if _RESIDENCE.match(first):
+        return f"{speaker}: residence" if speaker else "residence"
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
     if not m:
         return None

@@ -221,3 +221,79 @@ def test_a_word_with_one_meaning_reads_as_its_common_form(old: str, new: str) ->
 def test_a_synonym_does_not_hide_another_day_or_person() -> None:
     assert decide("瑜伽课在每个星期三晚上。", "瑜伽课在每周四晚上。", 0.99, 0.995) != "duplicate"
     assert decide("My mom works as a nurse.", "My dad works as a nurse.", 0.99, 0.995) != "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new, sharper",
+    [
+        # the frame rebuilt around the same things: a rewording, read at the lower `rebuilt` bar
+        (
+            "I work at Stripe as a backend engineer.",
+            "My employer is Stripe, where I'm a backend engineer.",
+            0.982,
+        ),
+        ("I'm afraid of flying.", "Flying scares me.", 0.972),
+        ("我在字节跳动上班。", "我的工作单位是字节跳动。", 0.975),
+        ("我喜欢喝美式咖啡，不加糖。", "我爱喝不加糖的美式。", 0.968),
+    ],
+)
+def test_a_rebuilt_sentence_with_the_same_things_is_a_rewording(old: str, new: str, sharper: float) -> None:
+    assert decide(old, new, cosine=0.97, sharper=sharper) == "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new, sharper",
+    [
+        # one word put in another's place, all else as it was: another thing, even read as close as a rewording
+        ("The input files are in the shared folder.", "The output files are in the shared folder.", 0.974),
+        ("The pen is on my desk.", "The pencil is on my desk.", 0.970),
+        ("办公室周日不开门。", "仓库周日不开门。", 0.970),
+        ("周报发给财务部。", "月报发给财务部。", 0.961),
+        ("Maya doesn't like horror films.", "Maya dislikes romance films.", 0.97),
+    ],
+)
+def test_a_word_put_in_place_of_another_is_another_thing(old: str, new: str, sharper: float) -> None:
+    assert decide(old, new, cosine=0.97, sharper=sharper) == "distinct"
+
+
+def test_a_change_announced_with_a_word_added_is_news_not_a_rewording() -> None:
+    old, new = (
+        "I'm training for a half marathon.",
+        "I'm now training for a full marathon instead of the half.",
+    )
+    assert decide(old, new, cosine=0.943, sharper=0.968) == "update"
+    assert decide("我在学日语。", "我最近在学习日语。", cosine=0.969, sharper=0.967) == "duplicate"
+
+
+def test_no_speaker_is_the_user() -> None:
+    assert decide("user: I like green tea.", "I like green tea!", 0.99, 0.99) == "duplicate"
+    assert decide("assistant: I like green tea.", "I like green tea!", 0.99, 0.99) == "distinct"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("My daughter Emma was born on March 3, 2018.", "Emma, my daughter, was born 2018-03-03."),
+        ("My wedding anniversary is October 14.", "Oct 14th is our wedding anniversary."),
+    ],
+)
+def test_a_date_in_another_form_is_the_same_date(old: str, new: str) -> None:
+    a, b = statement(old), statement(new)
+    assert a.numbers == b.numbers and set(a.words) & set(b.words) >= {w for w in a.words if w.startswith("#")}
+
+
+def test_a_compound_number_word_is_a_number() -> None:
+    assert statement("I am thirty-four.").numbers == frozenset({"34"})
+    assert decide("My daughter was born on March 3.", "My daughter was born on March 4.") != "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("I live in Seattle.", "I moved to Portland last month."),
+        ("我住在北京朝阳区。", "我上个月搬到了海淀区。"),
+    ],
+)
+def test_a_move_replaces_where_one_lives(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.90, sharper=0.90) == "update"
+    assert decide("My sister lives in Oslo.", "I moved to Bergen.", 0.9, 0.9) == "distinct"

@@ -86,7 +86,7 @@ _ZH_DIRECTIONS = frozenset("比从到给向")
 _ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
-    r"涨到|涨了|降到|降了|增加到|减少到|推迟到|推迟|提前到|挪到|搬到|搬家|迁到|最近|新的|新|变成|变为|离职|卖了|取消"
+    r"涨到|涨了|降到|降了|增加到|减少到|推迟到|推迟|提前到|挪到|搬到|搬家|迁到|最近|开始|新的|新|变成|变为|离职|卖了|取消"
 )
 _NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
 _NOT_NEGATION_ZH = re.compile(
@@ -111,6 +111,9 @@ class Statement:
     entities: frozenset[str] = field(default_factory=frozenset)
     # the change words ("now", "left", "改成"), which `words` leaves out
     changes: frozenset[str] = field(default_factory=frozenset)
+    body: str = (
+        ""  # the text as read: no speaker, contractions expanded, negated qualities as their opposites
+    )
 
 
 def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str | None = None) -> Statement:
@@ -137,6 +140,7 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
         directions=directions,
         entities=frozenset(key(e) for e in entities),
         changes=frozenset(c.casefold() for c in changes),
+        body=body,
     )
 
 
@@ -274,10 +278,72 @@ def _litotes(body: str, cjk: bool) -> str:
     "can't stand" -> "hate"."""
     if cjk:
         return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], body)
-    body = _expand(body)
+    body = _en_dates(_expand(body))
     for pattern, repl in _EN_IDIOMS:
         body = pattern.sub(repl, body)
     return _EN_LITOTES.sub(lambda m: EN_OPPOSITE[m.group(1).casefold()], body)
+
+
+_MONTHS = {
+    name: i
+    for i, names in enumerate(
+        (
+            "january jan",
+            "february feb",
+            "march mar",
+            "april apr",
+            "may",
+            "june jun",
+            "july jul",
+            "august aug",
+            "september sep sept",
+            "october oct",
+            "november nov",
+            "december dec",
+        ),
+        start=1,
+    )
+    for name in names.split()
+}
+_MONTH = r"(?P<m{n}>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<d{n}>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<y{n}>(?:19|20)\d\d))?"
+_EN_DATE = re.compile(
+    r"\b(?:"
+    + (_MONTH + r"\s+" + _DAY + _YEAR).format(n=1)
+    + r"|"
+    + (_DAY + r"\s+(?:of\s+)?" + _MONTH + _YEAR).format(n=2)
+    + r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d))\b",
+    re.IGNORECASE,
+)
+_TENS = {
+    w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)
+}
+_EN_TENS = re.compile(
+    r"\b(" + "|".join(_TENS) + r")(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b", re.I
+)
+
+
+def _en_dates(body: str) -> str:
+    """A date in any common English form as one value ("March 3, 2018", "3 March 2018", "2018-03-03" ->
+    "2018-03-03"; "Oct 14", "October 14th" -> "10-14"), and "thirty-four" as 34."""
+
+    def date(m: re.Match[str]) -> str:
+        n = next(i for i in "123" if m.group(f"d{i}"))
+        month = m.group(f"m{n}")
+        if month == "may":  # the verb; the month is written May
+            return m.group(0)
+        month_no = int(month) if month.isdigit() else _MONTHS[month.casefold()]
+        day, year = int(m.group(f"d{n}")), m.group(f"y{n}")
+        if not (1 <= month_no <= 12 and 1 <= day <= 31):
+            return m.group(0)
+        return f"{year}-{month_no:02d}-{day:02d}" if year else f"{month_no:02d}-{day:02d}"
+
+    def tens(m: re.Match[str]) -> str:
+        unit = m.group(2)
+        return str(_TENS[m.group(1).casefold()] + (int(_EN_NUMBERS[unit.casefold()]) if unit else 0))
+
+    return _EN_TENS.sub(tens, _EN_DATE.sub(date, body))
 
 
 def _negated(body: str, cjk: bool) -> bool:
