@@ -297,3 +297,10 @@ def test_a_compound_number_word_is_a_number() -> None:
 def test_a_move_replaces_where_one_lives(old: str, new: str) -> None:
     assert decide(old, new, cosine=0.90, sharper=0.90) == "update"
     assert decide("My sister lives in Oslo.", "I moved to Bergen.", 0.9, 0.9) == "distinct"
+
+
+def test_names_in_another_order_swap_roles_only_within_one_frame() -> None:
+    assert decide("Alice reports to Bob.", "Bob reports to Alice.", 0.98, 0.98) == "distinct"
+    assert decide("Alice pays Bob.", "Bob pays Alice.", 0.98, 0.98) == "distinct"
+    rebuilt = ("Our CI pipeline runs on GitHub Actions.", "We use GitHub Actions for CI.")
+    assert decide(*rebuilt, cosine=0.964, sharper=0.969) == "duplicate"
