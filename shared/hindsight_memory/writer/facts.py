@@ -101,12 +101,6 @@ def _overlap(old: Statement, new: Statement) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
-def _changed_spans(a: tuple[str, ...], b: tuple[str, ...]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Where the content words of two statements differ: (old words, new words) per differing span."""
-    ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    return [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
-
-
 def _turned(old: Statement, new: Statement) -> bool:
     """Same words, but what follows 'over', 'to', 'from', 's... changed, or two names swapped places."""
     after_old, after_new = dict(old.directions), dict(new.directions)
@@ -167,6 +161,7 @@ def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Count
 
 
 _SOFT_CHANGES = frozenset({"最近", "现在", "目前", "如今"})
+_IN_PLACE_MAX = 400  # tokens
 _TOKEN = re.compile(r"[a-z0-9]+(?:['.-][a-z0-9]+)*|[^\W_]", re.IGNORECASE)
 
 
@@ -179,6 +174,10 @@ def _in_place(old: Statement, new: Statement) -> bool:
         [t.casefold() for t in _TOKEN.findall(text)]
         for text in (old.body, _without(new.body, new.changes - old.changes))
     )
+    if max(len(a), len(b)) > _IN_PLACE_MAX:
+        return (
+            True  # a document, not a sentence: the high bar, and no quadratic alignment of 16,000 characters
+        )
     ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
     # A Chinese word put in another's place may be longer or shorter (办公室 / 仓库); an English one is one word.
     cjk = old.cjk and new.cjk
