@@ -187,3 +187,32 @@ def test_the_cli_recalls_as_of_a_past_time(tmp_path, capsys):
 
     out = json.loads(capsys.readouterr().out)
     assert [m["content"] for m in out["memories"]] == ["My budget is 5000 yuan"]
+
+
+def test_the_words_of_a_replaced_memory_still_find_the_one_that_replaced_it(service):
+    ns = "me/home"
+    seattle = store(service, ns, "I live in Seattle near the lake.").ids[0]
+    portland = store(service, ns, "I moved to Portland last month.")
+    denver = store(service, ns, "We moved to Denver in June.")
+    assert portland.supersedes == {portland.ids[0]: seattle}
+    assert denver.supersedes == {denver.ids[0]: portland.ids[0]}
+
+    def ask(**kw):
+        return service.recall(
+            RecallQuery(namespace=ns, query="the lake near where I live", explain=True, **kw)
+        )
+
+    # Only the first version has these words; the answer is the current one, and says through which it was found.
+    res = ask()
+    assert [m.id for m in res.memories] == denver.ids and not res.missing
+    assert res.explain["results"][0]["via"] == seattle
+    # History is never returned this way, and the current memory must pass every filter of the request itself.
+    assert ask(tags=["home"]).memories == [] and ask(tags=["home"]).missing
+    assert ask(until=datetime(2020, 1, 1, tzinfo=UTC)).memories == []
+    # With the history asked for, every version comes back, the current one first.
+    hist = [m.id for m in ask(include_history=True, min_score=0).memories]
+    assert hist[0] == denver.ids[0] and set(hist) == {seattle, portland.ids[0], denver.ids[0]}
+    # Another namespace sees none of it.
+    assert (
+        service.recall(RecallQuery(namespace="you/home", query="the lake near where I live")).memories == []
+    )

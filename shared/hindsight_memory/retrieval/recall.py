@@ -11,13 +11,22 @@ import numpy as np
 from ..config import Settings
 from ..embed import Embedder
 from ..embed.passages import whole
-from ..models import APPLIED_OPS, SERVER_SOURCES, MemoryPublic, RecallQuery, RecallResult, Status, utcnow
+from ..models import (
+    APPLIED_OPS,
+    SERVER_SOURCES,
+    MemoryPublic,
+    RecallQuery,
+    RecallResult,
+    Status,
+    utcnow,
+)
 from ..standing import STANDING_TAG
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
 from ..text import fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
 from . import shaping
+from .replaced import REPLACEMENT_HOPS, current_of, hand_over, through_replaced
 from .rerank import Reranker
 from .scoring import HISTORY_PRIOR, Candidate, Scorer, Signals, phatic
 
@@ -92,11 +101,14 @@ class Retriever:
         return self.settings.min_relevance if q.min_score is None else q.min_score
 
     # ------------------------------------------------------------------ channels
-    def _where(self, q: RecallQuery, window: TimeWindow | None, w: Where | None = None) -> Where:
-        """Every hard filter of the request, on `w` (a fresh namespace filter by default)."""
+    def _where(
+        self, q: RecallQuery, window: TimeWindow | None, w: Where | None = None, replaced: bool = False
+    ) -> Where:
+        """Every hard filter of the request, on `w` (a fresh namespace filter by default); `replaced`: superseded
+        memories too, whose words may find the value that replaced them."""
         w = w if w is not None else Where(q.namespace)
         history = q.include_history or q.as_of is not None
-        statuses = [Status.active, Status.superseded] if history else [Status.active]
+        statuses = [Status.active, Status.superseded] if history or replaced else [Status.active]
         if q.include_archived:
             statuses.append(Status.archived)
         w.enum_in("status", statuses)
@@ -118,7 +130,7 @@ class Retriever:
     def _search(
         self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future[np.ndarray]
     ) -> tuple[list[Candidate], dict[str, Any]]:
-        where = self._where(q, window)
+        where = self._where(q, window, replaced=True)
         n = max(self.settings.candidate_pool, q.top_k * 4)
         fts_future = (
             self._pool.submit(self.store.fts_search, q.namespace, fts_text(q.query), where, n)
@@ -153,6 +165,18 @@ class Retriever:
                 c.raw[channel] = score
         sig = self.scorer.signals(q.query, qvec, fts_hits, cands.values())
         self.scorer.score(list(cands.values()), q, sig, now)
+        if not (q.include_history or q.as_of is not None):
+            # A replaced memory's words still find the value that replaced it, if that one passes every filter.
+            current = current_of(
+                self.store,
+                q.namespace,
+                [c.memory for c in cands.values() if c.memory.status == Status.superseded],
+                lambda w_: self._where(q, window, w_),
+            )
+            for m, vec in through_replaced(cands, current):
+                cands[m.id] = Candidate(m, vec)
+                self.scorer.score([cands[m.id]], q, sig, now)
+            hand_over(cands, current)
         self._expand_neighbours(cands, q, sig, now, window)
         ordered = sorted(cands.values(), key=lambda c: c.score, reverse=True)
         ordered = self._prefer_newer(_dedup(ordered))
@@ -261,10 +285,12 @@ class Retriever:
                     break
         # History, when asked for, stays under the value that replaced it however closely its words match.
         by_id = {x.memory.id: x for x in ordered}
-        for x in ordered:
-            successor = by_id.get(x.memory.superseded_by or "")
-            if successor is not None:
-                x.score = min(x.score, successor.score * HISTORY_PRIOR)
+        for _ in range(REPLACEMENT_HOPS):  # along a chain of versions, each below the one after it
+            for x in ordered:
+                successor = by_id.get(x.memory.superseded_by or "")
+                if successor is not None:  # below it also when scores run negative (an unclipped cosine)
+                    below = successor.score - (1 - HISTORY_PRIOR) * abs(successor.score) - 1e-9
+                    x.score = min(x.score, below)
         return sorted(ordered, key=lambda x: x.score, reverse=True)
 
     def _rerank(self, query: str, ordered: list[Candidate]) -> None:
@@ -305,6 +331,7 @@ def _trace(c: Candidate) -> dict[str, Any]:
     """How one candidate was scored: each channel's rank and raw score, the factors, and a one-line reason."""
     return {
         "id": c.memory.id,
+        **({"via": c.via} if c.via else {}),
         "score": round(c.score, 4),
         "ranks": c.ranks,
         "raw": {k: round(v, 4) for k, v in c.raw.items()},
@@ -318,6 +345,8 @@ def _why(c: Candidate) -> str:
     parts = [f"{ch} rank {r}" for ch, r in sorted(c.ranks.items())]
     if "neighbour" in c.factors:
         parts.append("adjacent turn also matched")
+    if c.via:
+        parts.append(f"found through {c.via}, which it replaced")
     if c.factors["decay"] < 0.99:
         parts.append(f"time decay {c.factors['decay']:.2f}")
     parts.append(f"relevance {c.factors['relevance']:.2f}")
