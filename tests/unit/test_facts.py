@@ -304,3 +304,11 @@ def test_names_in_another_order_swap_roles_only_within_one_frame() -> None:
     assert decide("Alice pays Bob.", "Bob pays Alice.", 0.98, 0.98) == "distinct"
     rebuilt = ("Our CI pipeline runs on GitHub Actions.", "We use GitHub Actions for CI.")
     assert decide(*rebuilt, cosine=0.964, sharper=0.969) == "duplicate"
+
+
+def test_a_word_written_with_a_hyphen_is_one_word() -> None:
+    assert statement("The office wifi is down.").words == statement("The office Wi-Fi is down.").words
+    assert decide(
+        "The office wifi is called Acme-Guest.", "The office Wi-Fi is called Acme-Guest.", 0.99, 0.99
+    ) == ("duplicate")
+    assert statement("I ran a half-marathon.").words == statement("I ran a half marathon.").words

@@ -122,8 +122,11 @@ def _turned(old: Statement, new: Statement) -> bool:
 def _names_differ(old: Statement, new: Statement) -> bool:
     """A name (a capitalised word past the first) in one statement that the other does not have at all: "Dana leads
     the team" / "The team is led by Dana" name the same person, in another place."""
-    words = [frozenset(EN_WORD.findall(s.text.casefold())) for s in (old, new)]
-    return any(n not in words[1] for n in old.names) or any(n not in words[0] for n in new.names)
+    # "Wi-Fi" and "wifi" name one thing
+    words = [frozenset(w.replace("-", "") for w in EN_WORD.findall(s.text.casefold())) for s in (old, new)]
+    return any(n.replace("-", "") not in words[1] for n in old.names) or any(
+        n.replace("-", "") not in words[0] for n in new.names
+    )
 
 
 _OPPOSITES = ZH_OPPOSITES | EN_OPPOSITES

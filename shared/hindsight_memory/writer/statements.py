@@ -188,7 +188,11 @@ def _en_parts(w: str) -> list[str]:
     if m:
         return [f"#{m.group(1).replace(',', '')}", m.group(2)]
     if "-" in w and all(p.isalpha() for p in w.split("-")):
-        return [_stem(READ_AS.get(p, p)) for p in w.split("-") if p not in _LIGHT_EN]
+        parts = w.split("-")
+        if min(len(p) for p in parts) <= 2:  # one word written with a hyphen: "wi-fi", "e-mail", "x-ray"
+            joined = "".join(parts)
+            return [_stem(READ_AS.get(joined, joined))]
+        return [_stem(READ_AS.get(p, p)) for p in parts if p not in _LIGHT_EN]
     return [_stem(READ_AS.get(w, w))]
 
 
