@@ -312,3 +312,20 @@ def test_a_word_written_with_a_hyphen_is_one_word() -> None:
         "The office wifi is called Acme-Guest.", "The office Wi-Fi is called Acme-Guest.", 0.99, 0.99
     ) == ("duplicate")
     assert statement("I ran a half-marathon.").words == statement("I ran a half marathon.").words
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # only a count changed, word for word the rest: a new value without a change word
+        ("The production cluster has 6 nodes.", "The production cluster has 9 nodes.", "update"),
+        ("我们组有5个人。", "我们组有7个人。", "update"),
+        # a number that names a thing: another thing
+        ("Room 101 is on floor 1.", "Room 102 is on floor 1.", "distinct"),
+        ("101会议室有投影仪。", "102会议室有投影仪。", "distinct"),
+        ("I take the 101 bus.", "I take the 102 bus.", "distinct"),
+        ("Flight 432 leaves at 9 am.", "Flight 433 leaves at 9 am.", "distinct"),
+    ],
+)
+def test_a_new_count_of_the_same_things_replaces_the_old(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.95, sharper=0.95) == relation

@@ -189,6 +189,52 @@ def _in_place(old: Statement, new: Statement) -> bool:
     )
 
 
+# A number after one of these names a thing ("Room 101", "flight 432", "v2"), not how many there are.
+_NUMBERED = re.compile(
+    r"(?:\b(?:no|number|room|flight|gate|line|bus|route|version|v|ticket|order|case|issue|table|seat|floor|level|"
+    r"step|chapter|page|phase|sprint|week|day|year|port|id|#)|号|第)\W{0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _new_count(old: Statement, new: Statement) -> bool:
+    """Only numbers changed, each a count or an amount of something ("has 6 nodes" -> "has 9 nodes", 睡六个小时 ->
+    睡八个小时), the rest word for word the same: a new value even with no change word. A number naming a thing
+    ("Room 101", "flight 432", a name before it) may be another thing, and stays apart."""
+    if not _in_place(old, new) or old.names != new.names:
+        return False
+    a, b = (_TOKEN.findall(s.body) for s in (old, new))
+    ops = SequenceMatcher(
+        a=[t.casefold() for t in a], b=[t.casefold() for t in b], autojunk=False
+    ).get_opcodes()
+    swapped = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
+    for i1, i2, j1, j2 in swapped:
+        if not all(_NUMERAL.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):
+            return False
+        before, after = " ".join(a[max(0, i1 - 2) : i1]), a[i2] if i2 < len(a) else ""
+        if not _counted(after) or _NUMBERED.search(before) or (i1 > 0 and a[i1 - 1][:1].isupper()):
+            return False
+    return bool(swapped)
+
+
+def _counted(after: str) -> bool:
+    """Whether the word after a number says what it counts: a plural or a unit ("6 nodes", "3 pm", "5000 yuan"),
+    a Chinese measure word (六个小时, 三台); "the 101 bus", 101会议室 name one thing."""
+    w = after.casefold()
+    return bool(w) and (
+        w in _UNITS
+        or (w.isascii() and w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 2)
+        or w[0] in _MEASURE_ZH
+    )
+
+
+_UNITS = frozenset(
+    "am pm km kg g mg lb lbs k m cm mm gb mb tb ms h min yuan rmb usd eur gbp dollars percent".split()
+)
+_MEASURE_ZH = frozenset("个只台本件辆位名人次元块天岁斤米杯张条套家种倍分周年月小")
+_NUMERAL = re.compile(r"\d+(?:[.,:]\d+)*|[零一二两三四五六七八九十百千万]+", re.IGNORECASE)
+
+
 def _without(text: str, words: frozenset[str]) -> str:
     """`text` without the change words the new statement announces, read on their own ("... a full marathon now")."""
     for w in words:
@@ -268,6 +314,8 @@ def _relate(
     if other_person and not announced:
         return Verdict("distinct", "about someone else")
     if not (announced or same_slot or shared_entity):
+        if numbers_changed and _new_count(old, new):
+            return Verdict("update", "a new count of the same things")
         return Verdict("distinct", "states something else, no sign of a change")
     if not (same_slot or shared_entity) and _overlap(old, new) < CHANGE_OVERLAP:
         # e5 puts any two sentences of one person's life above the candidate cosine: a change word ("moved",
