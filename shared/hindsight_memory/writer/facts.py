@@ -26,7 +26,7 @@ from typing import Literal
 
 from ..embed import Embedder
 from ..text import has_cjk, key
-from .lexicon import OTHER_PERSON, ZH_OPPOSITES
+from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES
 from .statements import EN_OPPOSITES, EN_WORD, Statement, capitalised, statement
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
@@ -143,7 +143,7 @@ def _people(s: Statement) -> frozenset[str]:
     """The words naming someone else in a statement ('wife', '妹妹'...)."""
     if s.cjk:
         return frozenset(same for w, same in OTHER_PERSON.items() if has_cjk(w) and w in s.text)
-    words = re.findall(r"[a-z]+", s.text.casefold())
+    words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", s.text.casefold())]  # "mgr" is the manager
     return frozenset(OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON)
 
 
