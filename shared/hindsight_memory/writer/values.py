@@ -1,0 +1,165 @@
+"""How values are read in a statement, whatever their form: number words (English and Chinese), dates ("March 3,
+2018", "2018-03-03", "3/14", "June 2027"), times of day ("3pm", "9:30 in the morning", 下午3点, 每晚八点) and
+thousands ("$2,100"), each rewritten to one form before the words are compared (writer/statements.py)."""
+
+import re
+
+EN_NUMBERS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+
+
+ZH_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+
+
+def zh_number(run: str) -> int | None:
+    """一万五千 -> 15000, 三千五百 -> 3500, 十 -> 10, 两 -> 2, 一万五 -> 15000."""
+    total, section, digit = 0, 0, None
+    for ch in run:
+        if ch in ZH_DIGITS:
+            digit = ZH_DIGITS[ch]
+        elif ch in ZH_UNITS:
+            unit = ZH_UNITS[ch]
+            if unit >= 10_000:
+                total = (total + section + (digit or 0)) * unit
+                section = 0
+            else:
+                section += (1 if digit is None else digit) * unit
+            digit = None
+        else:
+            return None
+    if digit is not None and len(run) > 1 and run[-2] in ZH_UNITS and ZH_UNITS[run[-2]] >= 100:
+        return total + section + digit * ZH_UNITS[run[-2]] // 10
+    return total + section + (digit or 0)
+
+
+_MONTHS = {
+    name: i
+    for i, names in enumerate(
+        (
+            "january jan",
+            "february feb",
+            "march mar",
+            "april apr",
+            "may",
+            "june jun",
+            "july jul",
+            "august aug",
+            "september sep sept",
+            "october oct",
+            "november nov",
+            "december dec",
+        ),
+        start=1,
+    )
+    for name in names.split()
+}
+_MONTH = r"(?P<m{n}>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<d{n}>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<y{n}>(?:19|20)\d\d))?"
+_EN_DATE = re.compile(
+    r"\b(?:"
+    + (_MONTH + r"\s+" + _DAY + _YEAR).format(n=1)
+    + r"|"
+    + (_DAY + r"\s+(?:of\s+)?" + _MONTH + _YEAR).format(n=2)
+    + r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d)"
+    # 3/14 (a day past 12 says which is the month; 3/4 is left alone), 06/2027 and June 2027 (a month)
+    + r"|(?P<m4>[01]?\d)/(?P<d4>1[3-9]|2\d|3[01])"
+    + r"|(?P<m5>[01]?\d)/(?P<y5>(?:19|20)\d\d)|"
+    + _MONTH.format(n=6)
+    + r"\s+(?P<y6>(?:19|20)\d\d))\b",
+    re.IGNORECASE,
+)
+_TENS = {
+    w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)
+}
+_EN_TENS = re.compile(
+    r"\b(" + "|".join(_TENS) + r")(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b", re.I
+)
+
+
+def en_dates(body: str) -> str:
+    """A date in any common English form as one value ("March 3, 2018", "3 March 2018", "2018-03-03" ->
+    "2018-03-03"; "Oct 14", "October 14th" -> "10-14"), and "thirty-four" as 34."""
+
+    def date(m: re.Match[str]) -> str:
+        n = next((i for i in "1234" if m.group(f"d{i}")), "")
+        if not n:  # a month of a year
+            k = "5" if m.group("m5") else "6"
+            month, year = m.group(f"m{k}"), m.group(f"y{k}")
+            if month == "may":
+                return m.group(0)
+            month_no = int(month) if month.isdigit() else _MONTHS[month.casefold()]
+            return f"{year}-{month_no:02d}" if 1 <= month_no <= 12 else m.group(0)
+        month = m.group(f"m{n}")
+        if month == "may":  # the verb; the month is written May
+            return m.group(0)
+        month_no = int(month) if month.isdigit() else _MONTHS[month.casefold()]
+        day, year = int(m.group(f"d{n}")), m.group(f"y{n}") if n != "4" else None
+        if not (1 <= month_no <= 12 and 1 <= day <= 31):
+            return m.group(0)
+        return f"{year}-{month_no:02d}-{day:02d}" if year else f"{month_no:02d}-{day:02d}"
+
+    def tens(m: re.Match[str]) -> str:
+        unit = m.group(2)
+        return str(_TENS[m.group(1).casefold()] + (int(EN_NUMBERS[unit.casefold()]) if unit else 0))
+
+    body = _THOUSANDS.sub(r"\1\2", body)
+    return _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body)))
+
+
+# 下午3点 -> 15:00, 晚上6点45 -> 18:45, 上午十点 -> 10:00, 早上六点半 -> 06:30
+ZH_TIME = re.compile(
+    r"(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)?\s*(?P<h>[零一二两三四五六七八九十\d]{1,3})点"
+    r"(?:(?P<half>半)|(?P<m>[零一二三四五六七八九十\d]{1,3})分?)?"
+)
+
+
+def zh_clock(m: re.Match[str]) -> str:
+    def number(run: str) -> int | None:
+        return int(run) if run.isdigit() else zh_number(run)
+
+    hour = number(m.group("h"))
+    minute = 30 if m.group("half") else number(m.group("m")) if m.group("m") else 0
+    if hour is None or minute is None or not (0 <= hour <= 24 and 0 <= minute < 60):
+        return m.group(0)
+    if m.group("part") in ("下午", "傍晚", "晚上", "夜里", "晚") and hour < 12:
+        hour += 12
+    return f"{hour:02d}:{minute:02d}"
+
+
+# How Chinese names people: 小王, 老李, 阿强, 王老师, 刘经理, 张总 (a character swapped there is another person)
+
+
+_THOUSANDS = re.compile(r"(\d),(\d{3})\b")
+# "3pm", "3:00 PM", "3 p.m.", "9:30 in the morning" -> "15:00", "09:30"
+_EN_TIME = re.compile(
+    r"\b(?P<h>[01]?\d)(?::(?P<m>[0-5]\d))?\s*(?:(?P<ap>[ap])\.?m\b\.?|(?P<part>in the (?:morning|afternoon|evening)))",
+    re.IGNORECASE,
+)
+
+
+def _clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group("h")), int(m.group("m") or 0)
+    pm = (m.group("ap") or "").lower() == "p" or "morning" not in (m.group("part") or "morning")
+    if not 1 <= hour <= 12:
+        return m.group(0)
+    hour = hour % 12 + (12 if pm else 0)
+    return f"{hour:02d}:{minute:02d}"
