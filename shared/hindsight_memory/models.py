@@ -281,6 +281,11 @@ class RecallQuery(_Strict):
             raise ValueError("channels must be a non-empty subset of ['vector', 'fts']")
         return v
 
+    @property
+    def history(self) -> bool:
+        """Whether replaced versions are asked for (all of them, or those valid at `as_of`)."""
+        return self.include_history or self.as_of is not None
+
 
 class RecallResult(BaseModel):
     memories: list[MemoryPublic]

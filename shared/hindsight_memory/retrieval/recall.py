@@ -107,8 +107,7 @@ class Retriever:
         """Every hard filter of the request, on `w` (a fresh namespace filter by default); `replaced`: superseded
         memories too, whose words may find the value that replaced them."""
         w = w if w is not None else Where(q.namespace)
-        history = q.include_history or q.as_of is not None
-        statuses = [Status.active, Status.superseded] if history or replaced else [Status.active]
+        statuses = [Status.active, Status.superseded] if q.history or replaced else [Status.active]
         if q.include_archived:
             statuses.append(Status.archived)
         w.enum_in("status", statuses)
@@ -165,7 +164,7 @@ class Retriever:
                 c.raw[channel] = score
         sig = self.scorer.signals(q.query, qvec, fts_hits, cands.values())
         self.scorer.score(list(cands.values()), q, sig, now)
-        if not (q.include_history or q.as_of is not None):
+        if not q.history:
             # A replaced memory's words still find the value that replaced it, if that one passes every filter.
             current = current_of(
                 self.store,

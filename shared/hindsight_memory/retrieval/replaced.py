@@ -24,6 +24,8 @@ def current_of(
     """For each replaced memory (by id), the active memory that now holds its fact, with its vector, if that one
     passes `filters` (every filter of the request, active status included)."""
     head = {m.id: nxt for m in old if (nxt := m.superseded_by)}  # replaced id -> the id after it
+    if not head:  # the common case: nothing replaced among the candidates, no lookup
+        return {}
     for _ in range(REPLACEMENT_HOPS):
         later = set(head.values())
 
@@ -36,8 +38,6 @@ def current_of(
             break
         head = {i: step.get(nxt, nxt) for i, nxt in head.items()}
     ids = set(head.values())
-    if not ids:
-        return {}
     live = {m.id: (m, v) for m, v in store.neighbours(namespace, lambda w: filters(w).ids(ids), len(ids))}
     return {i: live[nxt] for i, nxt in head.items() if nxt in live}
 

@@ -79,9 +79,6 @@ PHATIC_PRIOR = (
 )
 PHATIC_MAX_CHARS = 160  # longer than this, a turn says something whatever its words
 HISTORY_PRIOR = 0.8  # history is shown when asked for, below the current value
-THROUGH_PRIOR = (
-    0.9  # a current value found by the words of a version it replaced ranks a little below direct hits
-)
 
 
 class Scorer:
@@ -154,7 +151,7 @@ class Scorer:
                 score *= PHATIC_PRIOR
             if sig.side and turn_side(m.content, sig.side) not in ("", sig.side):
                 score *= OTHER_SIDE_PRIOR
-            if m.status != Status.active and (q.include_history or q.as_of) and not current_at(m, q.as_of):
+            if m.status != Status.active and q.history and not current_at(m, q.as_of):
                 score *= HISTORY_PRIOR
             c.raw["cosine"] = cos
             c.factors = {

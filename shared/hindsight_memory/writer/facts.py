@@ -18,7 +18,7 @@ a Civic"), a lower bar serves, since no sentence rebuilt around another thing re
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -165,6 +165,7 @@ def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Count
     return bool(flags) and all(f in ("v", "vd", "d", "ad") for f in flags)
 
 
+Opcode = tuple[str, int, int, int, int]
 _SOFT_CHANGES = frozenset({"最近", "现在", "目前", "如今"})
 _IN_PLACE_MAX = 400  # tokens
 _TOKEN = re.compile(r"[a-z0-9]+(?:['.-][a-z0-9]+)*|[^\W_]", re.IGNORECASE)
@@ -175,20 +176,26 @@ def _in_place(old: Statement, new: Statement) -> bool:
     files are..." / "The output files are...", 周报发给财务部 / 月报发给财务部): a different thing named in the same
     frame. A rewording rebuilds the frame ("I drive a Civic" / "My car is a Civic", 我在X上班 / 我的工作单位是X).
     Every word counts here, the light ones too; Chinese character by character."""
-    a, b = (
-        [t.casefold() for t in _TOKEN.findall(text)]
-        for text in (old.body, _without(new.body, new.changes - old.changes))
-    )
-    if max(len(a), len(b)) > _IN_PLACE_MAX:
-        return (
-            True  # a document, not a sentence: the high bar, and no quadratic alignment of 16,000 characters
-        )
-    ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    aligned = _aligned(old, new)
+    if aligned is None:
+        return True  # a document, not a sentence: the high bar
     # A Chinese word put in another's place may be longer or shorter (办公室 / 仓库); an English one is one word.
     cjk = old.cjk and new.cjk
     return all(
-        tag == "equal" or (tag == "replace" and (cjk or i2 - i1 == j2 - j1)) for tag, i1, i2, j1, j2 in ops
+        tag == "equal" or (tag == "replace" and (cjk or i2 - i1 == j2 - j1))
+        for tag, i1, i2, j1, j2 in aligned[2]
     )
+
+
+def _aligned(old: Statement, new: Statement) -> tuple[list[str], list[str], Sequence[Opcode]] | None:
+    """The two texts' tokens (every word, the light ones too; Chinese character by character; the change words the
+    new one announces left out) and how they align; None past _IN_PLACE_MAX tokens, where aligning 16,000
+    characters would cost seconds."""
+    a, b = _TOKEN.findall(old.body), _TOKEN.findall(_without(new.body, new.changes - old.changes))
+    if max(len(a), len(b)) > _IN_PLACE_MAX:
+        return None
+    folded = SequenceMatcher(a=[t.casefold() for t in a], b=[t.casefold() for t in b], autojunk=False)
+    return a, b, folded.get_opcodes()
 
 
 # A number after one of these names a thing ("Room 101", "flight 432", "v2"), not how many there are.
@@ -203,12 +210,10 @@ def _new_count(old: Statement, new: Statement) -> bool:
     """Only numbers changed, each a count or an amount of something ("has 6 nodes" -> "has 9 nodes", 睡六个小时 ->
     睡八个小时), the rest word for word the same: a new value even with no change word. A number naming a thing
     ("Room 101", "flight 432", a name before it) may be another thing, and stays apart."""
-    if not _in_place(old, new) or old.names != new.names:
+    aligned = _aligned(old, new)
+    if aligned is None or not _in_place(old, new) or old.names != new.names:
         return False
-    a, b = (_TOKEN.findall(s.body) for s in (old, new))
-    ops = SequenceMatcher(
-        a=[t.casefold() for t in a], b=[t.casefold() for t in b], autojunk=False
-    ).get_opcodes()
+    a, b, ops = aligned
     swapped = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
     for i1, i2, j1, j2 in swapped:
         if not all(_NUMERAL.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):
@@ -283,6 +288,7 @@ def _relate(
     # changed or names swapped places ("Slack over email", "Alice reports to Bob").
     turned = _turned(old, new)
     numbers_changed = bool((old.numbers - new.numbers) and (new.numbers - old.numbers))
+    announced = new.change and not old.change
     negation_changed = old.negated != new.negated
     other_person = _people(old) != _people(new)
     if not (numbers_changed or negation_changed or turned or other_person):
@@ -307,11 +313,10 @@ def _relate(
                 need = min(need, th.rebuilt)
         # A change announced with words added or swapped is news ("now ... a full marathon instead of the half"),
         # unless the only change word is one that also just describes the present (最近, 现在: "these days").
-        news = new.change and not old.change and not new.changes <= _SOFT_CHANGES
+        news = announced and not new.changes <= _SOFT_CHANGES
         if not values and not narrowed and not news and sharper is not None and sharper() >= need + shift:
             return Verdict("duplicate", "reworded" if lost and put else "reworded, a word more or less")
     # A different fact, or a new value of the same one.
-    announced = new.change and not old.change
     shared_entity = bool(old.entities & new.entities)
     if other_person and not announced:
         return Verdict("distinct", "about someone else")
