@@ -185,7 +185,13 @@ _LEAD_INS = frozenset(
     更新 更正 注意 记住 提醒 备注 重要""".split()
 )
 # A short Chinese label ending in one of these is a key before its value (牙医预约：..., 座驾：..., 住址：...), not a name.
-_KEY_END_ZH = frozenset("约址话期间号码驾注醒况态标单表型额率点好")
+_KEY_END_ZH = frozenset("约址话期间号码驾注醒况态标单表型额率点好会票查车")
+# Common surnames: a Chinese label before a colon is a name when it starts with one (or 小/老/阿) and holds no 的;
+# 儿子：王子轩, 组里周会：每周一, 用户的车：比亚迪 are keys before their values.
+ZH_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆"
+    "汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
 _NAME = re.compile(r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}")
 
 
@@ -203,7 +209,13 @@ def speaker_of(text: str) -> tuple[str, str]:
     long_rest = (
         len(rest.split(None, 4)) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
     )
-    named = bool(_NAME.fullmatch(raw)) or (has_cjk(raw) and len(raw) <= 4 and raw[-1] not in _KEY_END_ZH)
+    named = bool(_NAME.fullmatch(raw)) or (
+        has_cjk(raw)
+        and 2 <= len(raw) <= 4
+        and raw[0] in ZH_SURNAMES + "小老阿"
+        and "的" not in raw
+        and raw[-1] not in _KEY_END_ZH
+    )
     return (label, rest) if long_rest and named and label not in _LEAD_INS else ("", text)
 
 

@@ -371,3 +371,58 @@ def test_a_place_named_new_and_a_new_district_announce_nothing() -> None:
     assert _people(statement("mgr = David Chen")) == _people(
         statement("The user's manager is named David Chen.")
     )
+
+
+def test_a_chinese_key_before_a_colon_is_no_speaker() -> None:
+    assert statement("儿子：王子轩，生于二〇一八年").speaker == ""
+    assert statement("组里周会：每周一 10:00").speaker == ""
+    assert statement("用户的车：2020款比亚迪汉").speaker == ""
+    assert statement("小王：我明天上午请假，下午回来。").speaker == "小王"
+    assert decide("我的车是2020年的比亚迪汉。", "用户的车：2020款比亚迪汉", sharper=0.965) == "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new, sharper",
+    [
+        ("The API uses PostgreSQL as its database.", "Postgres is the database behind the API.", 0.972),
+        (
+            "User's daughter Emma attends Lincoln Elementary.",
+            "Emma (the user's daughter) goes to Lincoln Elementary School.",
+            0.984,
+        ),
+        ("我每天早上七点去公园跑步。", "用户每天早晨7:00在公园跑步。", 0.963),
+    ],
+)
+def test_the_same_things_said_another_way_are_one_fact(old: str, new: str, sharper: float) -> None:
+    assert decide(old, new, cosine=0.95, sharper=sharper) == "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new, sharper",
+    [
+        ("Tom's birthday is July 8.", "Tom's wedding anniversary is July 8.", 0.961),  # a phrase for a word
+        ("The Q3 report is due September 30.", "The Q3 budget review is due September 30.", 0.969),
+        ("爱奇艺会员绑的是我的手机号。", "腾讯视频会员绑的也是我的手机号。", 0.966),  # 也: one more thing
+        ("I use Google Drive for backups.", "I use Google Photos for backups.", 0.985),
+        ("Alice reports to Bob.", "Bob reports to Alice.", 0.99),
+    ],
+)
+def test_another_thing_in_the_same_frame_stays_apart(old: str, new: str, sharper: float) -> None:
+    assert decide(old, new, cosine=0.97, sharper=sharper) == "distinct"
+
+
+def test_chinese_values_in_any_common_form() -> None:
+    assert statement("生于二〇一八年").numbers == statement("2018年出生").numbers == {"2018"}
+    assert statement("住房公积金按百分之十二的比例缴纳").numbers == {"12"}
+    assert statement("每天早晨7:00").numbers == statement("每天早上七点").numbers == {"07:00"}
+
+
+def test_parents_are_not_the_father() -> None:
+    assert _people(statement("我爸妈住在成都。")) == _people(statement("用户的父母住在成都。")) == {"parent"}
+    assert _people(statement("我妈的生日是农历八月十五。")) == {"mother"}
+
+
+def test_one_slot_written_two_ways_takes_the_new_value() -> None:
+    old, new = "The home Wi-Fi password is sunflower88.", "home wifi password: Blue-Heron-19"
+    assert decide(old, new, cosine=0.9, sharper=0.886) == "update"
+    assert decide("我默认的Node版本是16。", "用户默认Node版本：20", cosine=0.93, sharper=0.946) == "update"

@@ -18,14 +18,14 @@ a Civic"), a lower bar serves, since no sentence rebuilt around another thing re
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
 from ..embed import Embedder
-from ..text import has_cjk, key
+from ..text import has_cjk
+from .frames import TOKEN, UNITS, in_place, new_count
 from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES
 from .statements import EN_OPPOSITES, EN_WORD, Statement, capitalised, statement
 
@@ -103,9 +103,14 @@ def _overlap(old: Statement, new: Statement) -> float:
 
 def _turned(old: Statement, new: Statement) -> bool:
     """Same words, but what follows 'over', 'to', 'from', 's... changed, or two names swapped places."""
-    after_old, after_new = dict(old.directions), dict(new.directions)
-    if any(after_old[m] != after_new[m] for m in after_old.keys() & after_new.keys()):
-        return True
+    # Per marker, the words after it that both statements hold: none in common is a swap ("Slack over email" /
+    # "email over Slack"); a marker repeated ("the user's wife's name") or followed by a word the other lacks (a
+    # rebuilt sentence: 家里的狗 / 家里养的柯基犬) is no swap.
+    for m in {m for m, _ in old.directions} & {m for m, _ in new.directions}:
+        after_old = {w for k, w in old.directions if k == m and w in new.words}
+        after_new = {w for k, w in new.directions if k == m and w in old.words}
+        if after_old and after_new and not after_old & after_new:
+            return True
     # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial.
     a, b = (capitalised(EN_WORD.findall(s.text)) for s in (old, new))
     shared = [n for n in a if n in b]
@@ -114,20 +119,60 @@ def _turned(old: Statement, new: Statement) -> bool:
     # Only within one frame ("Alice pays Bob" / "Bob pays Alice"): "Bob's boss is Alice" and "We use GitHub
     # Actions for CI" rebuild the sentence around the names.
     frames = (
-        [("" if t.casefold() in shared else t.casefold()) for t in _TOKEN.findall(s.body)] for s in (old, new)
+        [("" if t.casefold() in shared else t.casefold()) for t in TOKEN.findall(s.body)] for s in (old, new)
     )
     return next(frames) == next(frames)
 
 
 def _names_differ(old: Statement, new: Statement) -> bool:
     """A name (a capitalised word past the first) in one statement that the other does not have at all: "Dana leads
-    the team" / "The team is led by Dana" name the same person, in another place."""
+    the team" / "The team is led by Dana" name the same person, in another place. One name written another way is
+    the same name: plural ("Tuesdays"), short form ("Postgres"), initials ("NYC", "WFH"), inside an address
+    ("github.com/..."), or a shared name written longer ("Lincoln Elementary School", "St. Luke's Hospital")."""
     if old.cjk and new.cjk:  # 小王 / 小刘, 王老师 / 李老师
         return any(n not in new.body for n in old.names) or any(n not in old.body for n in new.names)
-    # "Wi-Fi" and "wifi" name one thing
-    words = [frozenset(w.replace("-", "") for w in EN_WORD.findall(s.text.casefold())) for s in (old, new)]
-    return any(n.replace("-", "") not in words[1] for n in old.names) or any(
-        n.replace("-", "") not in words[0] for n in new.names
+    lost, put = _unmatched(old, new), _unmatched(new, old)
+    if lost and put:
+        return True
+    # Only one side names something the other does not: a name written longer, if it stands beside a name both hold.
+    return not all(_extends(s, n, o) for s, o, names in ((old, new, lost), (new, old, put)) for n in names)
+
+
+def _parts(text: str) -> list[str]:
+    return [w.replace("-", "") for w in re.findall(r"[a-z0-9-]+", text.casefold()) if w.strip("-")]
+
+
+def _known(name: str, other: list[str]) -> bool:
+    n = name.replace("-", "")
+    if n in other or n.rstrip("s") in other or f"{n}s" in other:
+        return True
+    for w in other:  # postgres / postgresql
+        short, long = sorted((n, w), key=len)
+        if len(short) >= 5 and 0 < len(long) - len(short) <= 2 and long.startswith(short):
+            return True
+    initials = "".join(w[0] for w in other)  # nyc / New York City, wfh / works from home
+    return len(n) >= 3 and n.isalpha() and n in initials
+
+
+def _unmatched(s: Statement, other: Statement) -> list[str]:
+    words = _parts(other.text)
+    return [n for n in s.names if n not in UNITS and not all(_known(p, words) for p in _parts(n))]  # USD, AM
+
+
+def _extends(s: Statement, name: str, other: Statement) -> bool:
+    """Whether `name` stands in a run of capitalised words holding a name `other` has too ("Honda Civic" / "Civic",
+    "Brooklyn, New York City" / "Brooklyn, NYC")."""
+    raw = EN_WORD.findall(s.text)
+    words = _parts(other.text)
+    runs: list[list[str]] = [[]]
+    for w in raw:
+        if w[0].isupper() and w != "I":
+            runs[-1].append(w.casefold())
+        elif runs[-1]:
+            runs.append([])
+    return any(
+        name in run and any(n != name and all(_known(p, words) for p in _parts(n)) for n in run)
+        for run in runs
     )
 
 
@@ -141,8 +186,13 @@ def _opposed(lost: set[str], put: set[str]) -> bool:
 
 def _people(s: Statement) -> frozenset[str]:
     """The words naming someone else in a statement ('wife', '妹妹'...)."""
-    if s.cjk:
-        return frozenset(same for w, same in OTHER_PERSON.items() if has_cjk(w) and w in s.text)
+    if s.cjk:  # the longest first: 我爸妈 are the parents, not the father
+        found, text = set(), s.text
+        for w in sorted((w for w in OTHER_PERSON if has_cjk(w)), key=len, reverse=True):
+            if w in text:
+                found.add(OTHER_PERSON[w])
+                text = text.replace(w, " ")
+        return frozenset(found)
     words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", s.text.casefold())]  # "mgr" is the manager
     return frozenset(OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON)
 
@@ -165,93 +215,18 @@ def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Count
     return bool(flags) and all(f in ("v", "vd", "d", "ad") for f in flags)
 
 
-Opcode = tuple[str, int, int, int, int]
+_ALSO = re.compile(r"\b(?:also|as well)\b|,\s*too\b|\btoo\s*[.!]?\s*$|也(?!许)|同样", re.IGNORECASE)
 _SOFT_CHANGES = frozenset({"最近", "现在", "目前", "如今"})
-_IN_PLACE_MAX = 400  # tokens
-_TOKEN = re.compile(r"[a-z0-9]+(?:['.-][a-z0-9]+)*|[^\W_]", re.IGNORECASE)
-
-
-def _in_place(old: Statement, new: Statement) -> bool:
-    """Whether the new sentence is the old one with words put in place of others, all else as it was ("The input
-    files are..." / "The output files are...", 周报发给财务部 / 月报发给财务部): a different thing named in the same
-    frame. A rewording rebuilds the frame ("I drive a Civic" / "My car is a Civic", 我在X上班 / 我的工作单位是X).
-    Every word counts here, the light ones too; Chinese character by character."""
-    aligned = _aligned(old, new)
-    if aligned is None:
-        return True  # a document, not a sentence: the high bar
-    # A Chinese word put in another's place may be longer or shorter (办公室 / 仓库); an English one is one word.
-    cjk = old.cjk and new.cjk
-    return all(
-        tag == "equal" or (tag == "replace" and (cjk or i2 - i1 == j2 - j1))
-        for tag, i1, i2, j1, j2 in aligned[2]
-    )
-
-
-def _aligned(old: Statement, new: Statement) -> tuple[list[str], list[str], Sequence[Opcode]] | None:
-    """The two texts' tokens (every word, the light ones too; Chinese character by character; the change words the
-    new one announces left out) and how they align; None past _IN_PLACE_MAX tokens, where aligning 16,000
-    characters would cost seconds."""
-    a, b = _TOKEN.findall(old.body), _TOKEN.findall(_without(new.body, new.changes - old.changes))
-    if max(len(a), len(b)) > _IN_PLACE_MAX:
-        return None
-    folded = SequenceMatcher(a=[t.casefold() for t in a], b=[t.casefold() for t in b], autojunk=False)
-    return a, b, folded.get_opcodes()
-
-
-# A number after one of these names a thing ("Room 101", "flight 432", "v2"), not how many there are.
-_NUMBERED = re.compile(
-    r"(?:\b(?:no|number|room|flight|gate|line|bus|route|version|v|ticket|order|case|issue|table|seat|floor|level|"
-    r"step|chapter|page|phase|sprint|week|day|year|port|id|#)|号|第)\W{0,2}$",
-    re.IGNORECASE,
-)
-
-
-def _new_count(old: Statement, new: Statement) -> bool:
-    """Only numbers changed, each a count or an amount of something ("has 6 nodes" -> "has 9 nodes", 睡六个小时 ->
-    睡八个小时), the rest word for word the same: a new value even with no change word. A number naming a thing
-    ("Room 101", "flight 432", a name before it) may be another thing, and stays apart."""
-    aligned = _aligned(old, new)
-    if aligned is None or not _in_place(old, new) or old.names != new.names:
-        return False
-    a, b, ops = aligned
-    swapped = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
-    for i1, i2, j1, j2 in swapped:
-        if not all(_NUMERAL.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):
-            return False
-        before, after = " ".join(a[max(0, i1 - 2) : i1]), a[i2] if i2 < len(a) else ""
-        if not _counted(after) or _NUMBERED.search(before) or (i1 > 0 and a[i1 - 1][:1].isupper()):
-            return False
-    return bool(swapped)
-
-
-def _counted(after: str) -> bool:
-    """Whether the word after a number says what it counts: a plural or a unit ("6 nodes", "3 pm", "5000 yuan"),
-    a Chinese measure word (六个小时, 三台); "the 101 bus", 101会议室 name one thing."""
-    w = after.casefold()
-    return bool(w) and (
-        w in _UNITS
-        or (w.isascii() and w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 2)
-        or w[0] in _MEASURE_ZH
-    )
-
-
-_UNITS = frozenset(
-    "am pm km kg g mg lb lbs k m cm mm gb mb tb ms h min yuan rmb usd eur gbp dollars percent".split()
-)
-_MEASURE_ZH = frozenset("个只台本件辆位名人次元块天岁斤米杯张条套家种倍分周年月小")
-_NUMERAL = re.compile(r"\d+(?:[.,:]\d+)*|[零一二两三四五六七八九十百千万]+", re.IGNORECASE)
-
-
-def _without(text: str, words: frozenset[str]) -> str:
-    """`text` without the change words the new statement announces, read on their own ("... a full marathon now")."""
-    for w in words:
-        text = re.sub(re.escape(w), " ", text, flags=re.IGNORECASE)
-    return text
 
 
 def _same_speaker(a: str, b: str) -> bool:
     """A statement with no speaker is the user's: "user: I like tea" and "I like tea" are one person's."""
     return a == b or {a, b} <= {"", "user", "用户"}
+
+
+def _slot(slot: str) -> str:
+    """A fact slot as compared: "home Wi-Fi password" / "home wifi password", 默认的Node版本 / 默认Node版本."""
+    return re.sub(r"[\s\-的]", "", slot.casefold())
 
 
 def _is_value(word: str) -> bool:
@@ -278,7 +253,7 @@ def _relate(
     old: Statement, new: Statement, cosine: float, th: Thresholds, sharper: Callable[[], float] | None
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
-    same_slot = bool(old.slot and new.slot and key(old.slot) == key(new.slot))
+    same_slot = bool(old.slot and new.slot and _slot(old.slot) == _slot(new.slot))
     if old.text.casefold() == new.text.casefold():
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot:
@@ -309,19 +284,28 @@ def _relate(
         need = th.addition
         if lost and put:
             need = th.verb_synonym if _verbs_only(old, new, Counter(lost), Counter(put)) else th.synonym
-            if not _in_place(old, new):
+            if not in_place(old, new):
                 need = min(need, th.rebuilt)
         # A change announced with words added or swapped is news ("now ... a full marathon instead of the half"),
         # unless the only change word is one that also just describes the present (最近, 现在: "these days").
         news = announced and not new.changes <= _SOFT_CHANGES
-        if not values and not narrowed and not news and sharper is not None and sharper() >= need + shift:
+        # "also", 也: the same said of one more thing (腾讯视频会员绑的也是我的手机号), not the same fact again
+        another = bool(_ALSO.search(new.body)) and not _ALSO.search(old.body)
+        if (
+            not values
+            and not narrowed
+            and not news
+            and not another
+            and sharper is not None
+            and sharper() >= need + shift
+        ):
             return Verdict("duplicate", "reworded" if lost and put else "reworded, a word more or less")
     # A different fact, or a new value of the same one.
     shared_entity = bool(old.entities & new.entities)
     if other_person and not announced:
         return Verdict("distinct", "about someone else")
     if not (announced or same_slot or shared_entity):
-        if numbers_changed and _new_count(old, new):
+        if numbers_changed and new_count(old, new):
             return Verdict("update", "a new count of the same things")
         return Verdict("distinct", "states something else, no sign of a change")
     if not (same_slot or shared_entity) and _overlap(old, new) < CHANGE_OVERLAP:

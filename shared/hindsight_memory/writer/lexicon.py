@@ -148,8 +148,8 @@ OTHER_PERSON = {
         "son 儿子",
         "daughter 女儿",
         "child children kid kids 孩子 孩子们",
-        "mother mom mum 妈妈 母亲",
-        "father dad 爸爸 父亲",
+        "mother mom mum 妈妈 母亲 我妈 老妈",
+        "father dad 爸爸 父亲 我爸 老爸",
         "brother",
         "哥哥",
         "弟弟",
@@ -162,7 +162,7 @@ OTHER_PERSON = {
         "colleague 同事",
         "neighbour neighbor 邻居",
         "team 团队",
-        "parent 父母",
+        "parent 父母 爸妈 我爸妈",
     )
     for w in group.split()
 }

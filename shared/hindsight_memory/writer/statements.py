@@ -6,9 +6,19 @@ character, since word segmentation varies between rewordings of one sentence."""
 import re
 from dataclasses import dataclass, field
 
-from ..text import STOPWORDS, extract_slot, has_cjk, key, normalize, speaker_of
+from ..text import STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
 from .lexicon import EN_OPPOSITE, READ_AS, ZH_QUALITIES, ZH_SYNONYMS
-from .values import EN_NUMBERS, ZH_DIGITS, ZH_TIME, ZH_UNITS, en_dates, zh_clock, zh_number
+from .values import (
+    EN_NUMBERS,
+    ZH_DIGITS,
+    ZH_TIME,
+    ZH_UNITS,
+    en_clock,
+    en_dates,
+    zh_clock,
+    zh_number,
+    zh_values,
+)
 
 # --- English words
 EN_WORD = re.compile(r"[a-z0-9]+(?:[./@:_'-][a-z0-9]+)*", re.IGNORECASE)
@@ -53,8 +63,8 @@ _DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
 # --- Chinese: compared character by character (word segmentation varies between rewordings of one sentence)
 # Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it.
 _ZH_NUMBER = re.compile(
-    r"[零一二两三四五六七八九]+(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍])"
-    r"|[零一二两三四五六七八九]*[十百千万亿][零一二两三四五六七八九十百千万亿]*"
+    r"[零〇一二两三四五六七八九]+(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍])"
+    r"|[零〇一二两三四五六七八九]*[十百千万亿][零〇一二两三四五六七八九十百千万亿]*"
 )
 _LIGHT_ZH_WORDS = re.compile(
     r"记住|注意|使用|采用|位于|举行|举办|名字|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
@@ -240,18 +250,14 @@ def _litotes(body: str, cjk: bool) -> str:
     """English contractions expanded, then a negated quality read as its opposite: 不远 -> 近, "isn't far" -> "near",
     "can't stand" -> "hate"."""
     if cjk:
-        return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], ZH_TIME.sub(zh_clock, body))
-    body = en_dates(_expand(body))
+        return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], zh_values(ZH_TIME.sub(zh_clock, body)))
+    body = en_clock(en_dates(_expand(body)))
     for pattern, repl in _EN_IDIOMS:
         body = pattern.sub(repl, body)
     return _EN_LITOTES.sub(lambda m: EN_OPPOSITE[m.group(1).casefold()], body)
 
 
-_SURNAMES = (
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆"
-    "汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
-)
-_ZH_NAME = re.compile(f"[小老阿][{_SURNAMES}]|[{_SURNAMES}](?:老师|经理|总|医生|律师|主任|阿姨)")
+_ZH_NAME = re.compile(f"[小老阿][{ZH_SURNAMES}]|[{ZH_SURNAMES}](?:老师|经理|总|医生|律师|主任|阿姨)")
 
 
 def _negated(body: str, cjk: bool) -> bool:

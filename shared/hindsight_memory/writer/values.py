@@ -15,6 +15,7 @@ EN_NUMBERS = {
 
 ZH_DIGITS = {
     "零": 0,
+    "〇": 0,
     "一": 1,
     "二": 2,
     "两": 2,
@@ -30,7 +31,9 @@ ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_00
 
 
 def zh_number(run: str) -> int | None:
-    """一万五千 -> 15000, 三千五百 -> 3500, 十 -> 10, 两 -> 2, 一万五 -> 15000."""
+    """一万五千 -> 15000, 三千五百 -> 3500, 十 -> 10, 两 -> 2, 一万五 -> 15000, 二〇一八 -> 2018 (read digit by digit)."""
+    if len(run) > 1 and all(ch in ZH_DIGITS for ch in run):
+        return int("".join(str(ZH_DIGITS[ch]) for ch in run))
     total, section, digit = 0, 0, None
     for ch in run:
         if ch in ZH_DIGITS:
@@ -163,3 +166,20 @@ def _clock(m: re.Match[str]) -> str:
         return m.group(0)
     hour = hour % 12 + (12 if pm else 0)
     return f"{hour:02d}:{minute:02d}"
+
+
+_CLOCK = re.compile(r"(?<![\d:.])(\d):(\d\d)(?![\d:])")
+_PERCENT_ZH = re.compile(r"百分之([零〇一二两三四五六七八九十百千]+|\d+(?:\.\d+)?)")
+
+
+def zh_values(body: str) -> str:
+    """Chinese values in one form: 百分之十二 -> 12%, 7:00 -> 07:00 (as 早上七点 reads)."""
+    body = _PERCENT_ZH.sub(
+        lambda m: f"{m.group(1) if m.group(1)[0].isdigit() else zh_number(m.group(1))}%", body
+    )
+    return _CLOCK.sub(r"0\1:\2", body)
+
+
+def en_clock(body: str) -> str:
+    """7:00 -> 07:00, as "7 a.m." reads."""
+    return _CLOCK.sub(r"0\1:\2", body)

@@ -1,0 +1,124 @@
+"""How two statements line up word for word (writer/facts.py): one word or phrase put in another's place with the
+frame kept ("The input files are..." / "The output files are...") is another thing named; a sentence rebuilt around
+the same things ("I drive a Civic" / "My car is a Civic") is a rewording; a count changed in place ("6 nodes" / "9
+nodes") is a new value."""
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from .statements import Statement, _stem
+
+Opcode = tuple[str, int, int, int, int]
+_IN_PLACE_MAX = 400  # tokens
+TOKEN = re.compile(r"[a-z0-9]+(?:['.-][a-z0-9]+)*|[^\W_]", re.IGNORECASE)
+
+
+def in_place(old: Statement, new: Statement) -> bool:
+    """Whether the new sentence is the old one with words put in place of others, all else as it was ("The input
+    files are..." / "The output files are...", 周报发给财务部 / 月报发给财务部): a different thing named in the same
+    frame. A rewording rebuilds the frame ("I drive a Civic" / "My car is a Civic", 我在X上班 / 我的工作单位是X).
+    Every word counts here, the light ones too; Chinese character by character."""
+    lined = aligned(old, new)
+    if lined is None:
+        return True  # a document, not a sentence: the high bar
+    a, b, ops = _folded(lined[0]), _folded(lined[1]), lined[2]
+    changed = [
+        op for op in ops if op[0] != "equal" and any(a[op[1] : op[2]] + b[op[3] : op[4]])
+    ]  # 用户 for 我
+    if not all(tag == "replace" for tag, *_ in changed):
+        return False  # words added or dropped: a sentence rebuilt
+    if old.cjk and new.cjk:  # a Chinese word put in another's place may be longer or shorter (办公室 / 仓库)
+        return True
+    # An English word is one word, or one phrase for another inside a frame kept on both sides ("Tom's birthday is
+    # July 8" / "Tom's wedding anniversary is July 8")
+    if all(i2 - i1 == j2 - j1 for _, i1, i2, j1, j2 in changed):
+        return True
+    return (
+        len(changed) == 1
+        and changed[0][1] > 0
+        and changed[0][2] < len(a)
+        and max(changed[0][2] - changed[0][1], changed[0][4] - changed[0][3]) <= 3
+    )
+
+
+def aligned(old: Statement, new: Statement) -> tuple[list[str], list[str], Sequence[Opcode]] | None:
+    """The two texts' tokens (every word, the light ones too; Chinese character by character; the change words the
+    new one announces left out) and how they align; None past _IN_PLACE_MAX tokens, where aligning 16,000
+    characters would cost seconds."""
+    a, b = TOKEN.findall(old.body), TOKEN.findall(_without(new.body, new.changes - old.changes))
+    if max(len(a), len(b)) > _IN_PLACE_MAX:
+        return None
+    folded = SequenceMatcher(a=_folded(a), b=_folded(b), autojunk=False)
+    return a, b, folded.get_opcodes()
+
+
+_USER_EN = frozenset({"user", "users", "i"})
+_USER_POSS_EN = frozenset({"user's", "users'", "my"})
+
+
+def _folded(tokens: list[str]) -> list[str]:
+    """Tokens as compared, one for one: casefolded, English stemmed ("works" / "work"), and the user named either
+    way one subject ("User's phone" / "my phone", 用户的车 / 我的车: 用户 reads 我 and an empty token)."""
+    out = [t.casefold() for t in tokens]
+    for i, t in enumerate(out):
+        if t in _USER_EN:
+            out[i] = "i"
+        elif t in _USER_POSS_EN:
+            out[i] = "my"
+        elif t == "用" and i + 1 < len(out) and out[i + 1] == "户":
+            out[i], out[i + 1] = "我", ""
+        elif t.isascii():
+            out[i] = _stem(t)
+    return out
+
+
+# A number after one of these names a thing ("Room 101", "flight 432", "v2"), not how many there are.
+_NUMBERED = re.compile(
+    r"(?:\b(?:no|number|room|flight|gate|line|bus|route|version|v|ticket|order|case|issue|table|seat|floor|level|"
+    r"step|chapter|page|phase|sprint|week|day|year|port|id|#)|号|第)\W{0,2}$",
+    re.IGNORECASE,
+)
+
+
+def new_count(old: Statement, new: Statement) -> bool:
+    """Only numbers changed, each a count or an amount of something ("has 6 nodes" -> "has 9 nodes", 睡六个小时 ->
+    睡八个小时), the rest word for word the same: a new value even with no change word. A number naming a thing
+    ("Room 101", "flight 432", a name before it) may be another thing, and stays apart."""
+    lined = aligned(old, new)
+    if lined is None or not in_place(old, new) or old.names != new.names:
+        return False
+    a, b, ops = lined
+    swapped = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
+    for i1, i2, j1, j2 in swapped:
+        if not all(_NUMERAL.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):
+            return False
+        before, after = " ".join(a[max(0, i1 - 2) : i1]), a[i2] if i2 < len(a) else ""
+        if not _counted(after) or _NUMBERED.search(before) or (i1 > 0 and a[i1 - 1][:1].isupper()):
+            return False
+    return bool(swapped)
+
+
+def _counted(after: str) -> bool:
+    """Whether the word after a number says what it counts: a plural or a unit ("6 nodes", "3 pm", "5000 yuan"),
+    a Chinese measure word (六个小时, 三台); "the 101 bus", 101会议室 name one thing."""
+    w = after.casefold()
+    return bool(w) and (
+        w in UNITS
+        or (w.isascii() and w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 2)
+        or w[0] in _MEASURE_ZH
+    )
+
+
+UNITS = frozenset(
+    "am pm km kg g mg lb lbs k m cm mm gb mb tb ms h min yuan rmb usd eur gbp dollars percent".split()
+)
+_MEASURE_ZH = frozenset("个只台本件辆位名人次元块天岁斤米杯张条套家种倍分周年月小")
+_NUMERAL = re.compile(r"\d+(?:[.,:]\d+)*|[零一二两三四五六七八九十百千万]+", re.IGNORECASE)
+
+
+def _without(text: str, words: frozenset[str]) -> str:
+    """`text` without the change words the new statement announces, read on their own ("... a full marathon now")."""
+    for w in words:
+        text = re.sub(re.escape(w), " ", text, flags=re.IGNORECASE)
+    return text
