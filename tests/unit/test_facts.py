@@ -426,3 +426,16 @@ def test_one_slot_written_two_ways_takes_the_new_value() -> None:
     old, new = "The home Wi-Fi password is sunflower88.", "home wifi password: Blue-Heron-19"
     assert decide(old, new, cosine=0.9, sharper=0.886) == "update"
     assert decide("我默认的Node版本是16。", "用户默认Node版本：20", cosine=0.93, sharper=0.946) == "update"
+
+
+@pytest.mark.parametrize(
+    "old, new, sharper",
+    [
+        ("The staging database runs on db-stg-01.", "The staging DB was migrated to db-stg-04.", 0.927),
+        ("二甲双胍每天0.5克。", "医生把二甲双胍加到每天1克。", 0.978),
+        ("项目截止日期是6月30日。", "项目deadline延到7月15号了。", 0.920),
+        ("我们的App叫“记账喵”。", "App已经改名为“喵喵账本”。", 0.964),
+    ],
+)
+def test_a_change_told_by_its_verb_replaces_the_old_value(old: str, new: str, sharper: float) -> None:
+    assert decide(old, new, cosine=0.92, sharper=sharper) == "update"

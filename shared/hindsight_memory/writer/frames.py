@@ -28,8 +28,10 @@ def in_place(old: Statement, new: Statement) -> bool:
     ]  # 用户 for 我
     if not all(tag == "replace" for tag, *_ in changed):
         return False  # words added or dropped: a sentence rebuilt
-    if old.cjk and new.cjk:  # a Chinese word put in another's place may be longer or shorter (办公室 / 仓库)
-        return True
+    if (
+        old.cjk and new.cjk
+    ):  # a Chinese word put in another's place may be a character longer or shorter (办公室 / 仓库)
+        return all(_one_word(a[i1:i2], b[j1:j2]) for _, i1, i2, j1, j2 in changed)
     # An English word is one word, or one phrase for another inside a frame kept on both sides ("Tom's birthday is
     # July 8" / "Tom's wedding anniversary is July 8")
     if all(i2 - i1 == j2 - j1 for _, i1, i2, j1, j2 in changed):
@@ -40,6 +42,14 @@ def in_place(old: Statement, new: Statement) -> bool:
         and changed[0][2] < len(a)
         and max(changed[0][2] - changed[0][1], changed[0][4] - changed[0][3]) <= 3
     )
+
+
+def _one_word(a: list[str], b: list[str]) -> bool:
+    """Whether two Chinese spans read as one word for another: as long give or take a character, or a Latin word for
+    Chinese characters (logo / 标题栏)."""
+    if any(t.isascii() and t.isalnum() for t in (*a, *b)):
+        return True
+    return abs(sum(1 for t in a if t) - sum(1 for t in b if t)) <= 1
 
 
 def aligned(old: Statement, new: Statement) -> tuple[list[str], list[str], Sequence[Opcode]] | None:
@@ -68,6 +78,10 @@ def _folded(tokens: list[str]) -> list[str]:
             out[i] = "my"
         elif t == "用" and i + 1 < len(out) and out[i + 1] == "户":
             out[i], out[i + 1] = "我", ""
+        elif (
+            t == "的" and i > 0 and out[i - 1 - (out[i - 1] == "")] == "我"
+        ):  # 我的 / 用户的: whose, said once
+            out[i] = ""
         elif t.isascii():
             out[i] = _stem(t)
     return out
