@@ -439,3 +439,36 @@ def test_one_slot_written_two_ways_takes_the_new_value() -> None:
 )
 def test_a_change_told_by_its_verb_replaces_the_old_value(old: str, new: str, sharper: float) -> None:
     assert decide(old, new, cosine=0.92, sharper=sharper) == "update"
+
+
+def test_a_numeral_inside_a_word_is_no_number() -> None:
+    assert statement("代码缩进统一用4个空格。").numbers == {"4"}
+    assert (
+        statement("2020年确诊2型糖尿病").numbers == statement("2020年确诊二型糖尿病").numbers == {"2020", "2"}
+    )
+    assert statement("每周三开会").numbers == {"3"}
+
+
+@pytest.mark.parametrize(
+    "old, new, sharper",
+    [
+        ("我老婆叫林晓雯。", "用户的妻子名叫林晓雯。", 0.966),  # 老婆 / 妻子
+        (
+            "我有两只猫，一只叫年糕，一只叫汤圆。",
+            "养了2只猫：汤圆和年糕。",
+            0.976,
+        ),  # a verb in front narrows nothing
+        (
+            "The staging server runs Ubuntu 22.04.",
+            "Ubuntu 22.04 is the OS on the staging server.",
+            0.977,
+        ),  # OS
+        ("代码缩进统一用4个空格。", "用户的代码缩进规范：四个空格。", 0.978),
+    ],
+)
+def test_more_rewordings_are_one_fact(old: str, new: str, sharper: float) -> None:
+    assert decide(old, new, cosine=0.95, sharper=sharper) == "duplicate"
+
+
+def test_two_acronyms_swapped_are_two_things() -> None:
+    assert decide("We host the API on AWS.", "The API is hosted on GCP.", sharper=0.96) == "distinct"

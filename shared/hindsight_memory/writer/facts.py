@@ -134,8 +134,17 @@ def _names_differ(old: Statement, new: Statement) -> bool:
     lost, put = _unmatched(old, new), _unmatched(new, old)
     if lost and put:
         return True
-    # Only one side names something the other does not: a name written longer, if it stands beside a name both hold.
-    return not all(_extends(s, n, o) for s, o, names in ((old, new, lost), (new, old, put)) for n in names)
+    # Only one side names something the other does not: a name written longer, if it stands beside a name both hold,
+    # or a short acronym of a common noun ("the OS", "our DB"; two acronyms swapped were caught above).
+    return not all(
+        _extends(s, n, o) or _acronym(s, n)
+        for s, o, names in ((old, new, lost), (new, old, put))
+        for n in names
+    )
+
+
+def _acronym(s: Statement, name: str) -> bool:
+    return len(name) <= 3 and any(w.casefold() == name and w.isupper() for w in EN_WORD.findall(s.text))
 
 
 def _parts(text: str) -> list[str]:
@@ -280,7 +289,12 @@ def _relate(
         # A word put in front of everything both share narrows what the statement is about: "the old API key",
         # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
         first_shared = next((i for i, w in enumerate(new.words) if w in old.words), len(new.words))
-        narrowed = not lost and first_shared > 0
+        # A Chinese verb in front (养了2只猫 / 我有两只猫) does that less often than a modifier does.
+        narrowed = (
+            not lost
+            and first_shared > 0
+            and not _verbs_only(old, new, Counter(), Counter(new.words[:first_shared]))
+        )
         need = th.addition
         if lost and put:
             need = th.verb_synonym if _verbs_only(old, new, Counter(lost), Counter(put)) else th.synonym

@@ -64,11 +64,11 @@ _DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
 # --- Chinese: compared character by character (word segmentation varies between rewordings of one sentence)
 # Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it.
 _ZH_NUMBER = re.compile(
-    r"[零〇一二两三四五六七八九]+(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍])"
+    r"[零〇一二两三四五六七八九]+(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍型代季小毫克升页份首杯瓶双套间节门遍届场轮])"
     r"|[零〇一二两三四五六七八九]*[十百千万亿][零〇一二两三四五六七八九十百千万亿]*"
 )
 _LIGHT_ZH_WORDS = re.compile(
-    r"记住|注意|使用|采用|位于|举行|举办|名字|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
+    r"记住|注意|使用|采用|位于|举行|举办|名字|名叫|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
     r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条])"
     r"|(?<=[一这那每])[个辆只件位名本张台条部把]"
 )
@@ -227,7 +227,15 @@ def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
         assert m is not None  # the last alternative matches any character
         pos = m.end()
         t = m.group()
-        value = zh_number(t) if t[0] in ZH_DIGITS or t[0] in ZH_UNITS else None
+        # A numeral alone, with no measure word after it, is a number only as an ordinal or a weekday (第一, 周三,
+        # 初一); inside a word (统一, 一般, 唯一) it is a character.
+        lone = (
+            len(t) == 1
+            and t in ZH_DIGITS
+            and not _ZH_NUMBER.match(text, m.start())
+            and not (m.start() and text[m.start() - 1] in "第周期拜初")
+        )
+        value = zh_number(t) if (t[0] in ZH_DIGITS or t[0] in ZH_UNITS) and not lone else None
         if value is not None:
             numbers.add(str(value))
             parts = [f"#{value}"]
