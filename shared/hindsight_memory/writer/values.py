@@ -173,13 +173,32 @@ _PERCENT_ZH = re.compile(r"百分之([零〇一二两三四五六七八九十百
 
 
 def zh_values(body: str) -> str:
-    """Chinese values in one form: 百分之十二 -> 12%, 7:00 -> 07:00 (as 早上七点 reads)."""
+    """Chinese values in one form: 百分之十二 -> 12%, 7:00 -> 07:00 (as 早上七点 reads), 3万 -> 30000,
+    2028-05-20 -> 2028年5月20日, 138 1234 5678 -> 13812345678."""
     body = _PERCENT_ZH.sub(
         lambda m: f"{m.group(1) if m.group(1)[0].isdigit() else zh_number(m.group(1))}%", body
     )
-    return _CLOCK.sub(r"0\1:\2", body)
+    body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
+    body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
+    return _common(body)
 
 
 def en_clock(body: str) -> str:
-    """7:00 -> 07:00, as "7 a.m." reads."""
-    return _CLOCK.sub(r"0\1:\2", body)
+    """7:00 -> 07:00, as "7 a.m." reads; 45k -> 45000; 555 123 4567 -> 5551234567."""
+    return _common(_EN_K.sub(lambda m: _times(m.group(1), 1000), body))
+
+
+_ISO_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")
+_EN_K = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[kK](?![a-zA-Z\d])")  # 45k (miles, dollars...)
+# A phone number written in groups (138 1234 5678, 555 012 3456): one value.
+_PHONE = re.compile(r"(?<![\d-])(\d{3})[ -](\d{3,4})[ -](\d{4})(?![\d-])")
+
+
+def _times(number: str, magnitude: int) -> str:
+    value = float(number) * magnitude
+    return str(int(value)) if value.is_integer() else number
+
+
+def _common(body: str) -> str:
+    return _PHONE.sub(r"\1\2\3", _CLOCK.sub(r"0\1:\2", body))
