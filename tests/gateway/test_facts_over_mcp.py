@@ -95,6 +95,30 @@ def test_two_allergies_are_two_facts(gateway):
     assert {"Carol is allergic to peanuts", "Carol is allergic to shellfish"} <= found
 
 
+def test_an_allergy_added_to_a_list_is_never_merged_away(gateway):
+    ns = "dan/health"
+    first = store(gateway, ns, {"content": "I'm allergic to peanuts."})
+    res = store(gateway, ns, {"content": "I'm allergic to peanuts and shellfish."})
+    assert res["stored"] == 1 and res["deduplicated"] == 0 and res["superseded"] == 0
+    found = {m["id"] for m in recall(gateway, ns, "am I allergic to shellfish?", top_k=3)}
+    assert res["ids"][0] in found and first["ids"][0] in {
+        m["id"] for m in recall(gateway, ns, "what am I allergic to?", top_k=3)
+    }
+
+
+def test_a_restatement_that_says_more_is_merged_in_its_fuller_words(gateway):
+    ns = "ops/atlas"
+    first = store(gateway, ns, {"content": "Project Atlas uses Postgres."})
+    res = store(gateway, ns, {"content": "Project Atlas uses Postgres for billing."})
+    assert res["deduplicated"] == 1 and res["duplicates_of"] == {res["ids"][0]: first["ids"][0]}
+    (m,) = recall(gateway, ns, "what database does Atlas use for billing?", top_k=1)
+    assert m["id"] == first["ids"][0] and m["content"] == "Project Atlas uses Postgres for billing."
+    # saying less again keeps the fuller words
+    assert store(gateway, ns, {"content": "Project Atlas uses Postgres"})["deduplicated"] == 1
+    (m,) = recall(gateway, ns, "Atlas database", top_k=1)
+    assert m["content"] == "Project Atlas uses Postgres for billing."
+
+
 def test_billing_and_shipping_keys_are_both_recallable_and_the_writer_says_what_it_did(gateway):
     ns = "ops/keys"
     a = store(gateway, ns, {"content": "The API key is stored in the vault under billing"}, wait=False)

@@ -492,3 +492,25 @@ def test_a_short_day_or_month_is_the_day_or_month() -> None:
     old, new = "I want to pass JLPT N4 by December.", "Goal: pass JLPT N4 by Dec."
     assert not _names_differ(statement(old), statement(new))
     assert _names_differ(statement("Meet Dana on Friday."), statement("Meet Dana on Monday."))
+
+
+@pytest.mark.parametrize(
+    "old, new, sharper",
+    [
+        ("I speak French.", "I speak French and Spanish.", 0.966),
+        ("I'm allergic to peanuts.", "I'm allergic to peanuts and shellfish.", 0.962),
+        ("Allergies: peanuts", "Allergies: peanuts, shellfish", 0.968),
+        ("我对花生过敏。", "我对花生和海鲜过敏。", 0.977),
+    ],
+)
+def test_a_list_that_grows_is_never_merged_away(old: str, new: str, sharper: float) -> None:
+    assert decide(old, new, cosine=0.96, sharper=sharper) == "distinct"
+
+
+def test_a_merge_that_says_more_is_marked_fuller() -> None:
+    old, new = (
+        statement("Project Atlas uses Postgres."),
+        statement("Project Atlas uses Postgres for billing."),
+    )
+    assert relate(old, new, 0.976, TH, lambda: 0.980).fuller
+    assert not relate(new, old, 0.976, TH, lambda: 0.980).fuller  # saying less keeps the fuller words

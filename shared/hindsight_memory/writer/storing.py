@@ -15,7 +15,7 @@ import numpy as np
 from ..embed.passages import Embedded, alike, embed_memories, whole
 from ..models import Kind, Memory, Source, Status
 from ..storage.filters import Where
-from ..text import content_hash, extract_slot, key
+from ..text import content_hash, extract_slot, key, normalize
 from .context import Pending, WriterState
 from .facts import Statement, Verdict, relate, statement, thresholds_for
 from .messages import PreparedItem, StoreOp
@@ -161,11 +161,25 @@ def _store_namespace(
             _record_retry(b, ns, it, retried, out)
             continue
         verdicts = _judge(b, it, emb, candidates)
-        dup = next(((m, v) for m, _, v, verdict in verdicts if verdict.relation == "duplicate"), None)
+        dup = next(
+            ((m, v, verdict) for m, _, v, verdict in verdicts if verdict.relation == "duplicate"), None
+        )
         if dup is not None:
-            target, target_vec = dup
+            target, target_vec, verdict = dup
             merged = merged_duplicate(b.current(target), it, it.stored_at)
-            pending.put(merged, pending.vectors.get(target.id, target_vec))
+            vector = pending.vectors.get(target.id, target_vec)
+            if verdict.fuller and np.ndim(vector) == 1 and np.ndim(emb.stored) == 1:
+                # "Atlas uses Postgres" then "Atlas uses Postgres for billing": one memory, in the words that say
+                # more (the shorter text stays in the event log)
+                merged = merged.model_copy(
+                    update={
+                        "content": normalize(it.content),
+                        "slot": slot or merged.slot,
+                        "passages": emb.spans,
+                    }
+                )
+                vector = emb.stored
+            pending.put(merged, vector)
             pending.events.append(event_row(ns, it, merged.id))
             out.deduplicated += 1
             out.duplicates_of[it.id] = merged.id
