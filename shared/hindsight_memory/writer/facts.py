@@ -25,8 +25,9 @@ from typing import Literal
 
 from ..embed import Embedder
 from ..text import has_cjk
-from .frames import TOKEN, UNITS, in_place, new_count
+from .frames import TOKEN, in_place, new_count
 from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES
+from .names import names_differ
 from .statements import EN_OPPOSITES, EN_WORD, Statement, capitalised, statement
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
@@ -125,77 +126,6 @@ def _turned(old: Statement, new: Statement) -> bool:
         [("" if t.casefold() in shared else t.casefold()) for t in TOKEN.findall(s.body)] for s in (old, new)
     )
     return next(frames) == next(frames)
-
-
-def _names_differ(old: Statement, new: Statement) -> bool:
-    """A name (a capitalised word past the first) in one statement that the other does not have at all: "Dana leads
-    the team" / "The team is led by Dana" name the same person, in another place. One name written another way is
-    the same name: plural ("Tuesdays"), short form ("Postgres"), initials ("NYC", "WFH"), inside an address
-    ("github.com/..."), or a shared name written longer ("Lincoln Elementary School", "St. Luke's Hospital")."""
-    if old.cjk and new.cjk:  # 小王 / 小刘, 王老师 / 李老师
-        return any(n not in new.body for n in old.names) or any(n not in old.body for n in new.names)
-    lost, put = _unmatched(old, new), _unmatched(new, old)
-    if lost and put:
-        return True
-    # Only one side names something the other does not: a name written longer, if it stands beside a name both hold,
-    # or a short acronym of a common noun ("the OS", "our DB"; two acronyms swapped were caught above).
-    return not all(
-        _extends(s, n, o) or _acronym(s, n)
-        for s, o, names in ((old, new, lost), (new, old, put))
-        for n in names
-    )
-
-
-def _acronym(s: Statement, name: str) -> bool:
-    return len(name) <= 3 and any(w.casefold() == name and w.isupper() for w in EN_WORD.findall(s.text))
-
-
-def _parts(text: str) -> list[str]:
-    return [w.replace("-", "") for w in re.findall(r"[a-z0-9-]+", text.casefold()) if w.strip("-")]
-
-
-def _known(name: str, other: list[str]) -> bool:
-    n = name.replace("-", "")
-    if n in other or n.rstrip("s") in other or f"{n}s" in other:
-        return True
-    for w in other:  # postgres / postgresql
-        short, long = sorted((n, w), key=len)
-        if len(short) >= 5 and 0 < len(long) - len(short) <= 2 and long.startswith(short):
-            return True
-    if any(
-        n.startswith(w) if w in _SHORT_DAYS_MONTHS else n in _SHORT_DAYS_MONTHS and w.startswith(n)
-        for w in other
-    ):
-        return True  # Fri / Friday, Dec / December
-    initials = "".join(w[0] for w in other)  # nyc / New York City, wfh / works from home
-    return len(n) >= 3 and n.isalpha() and n in initials
-
-
-_SHORT_DAYS_MONTHS = frozenset(
-    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
-
-
-def _unmatched(s: Statement, other: Statement) -> list[str]:
-    words = _parts(other.text)
-    return [n for n in s.names if n not in UNITS and not all(_known(p, words) for p in _parts(n))]  # USD, AM
-
-
-def _extends(s: Statement, name: str, other: Statement) -> bool:
-    """Whether `name` stands in a run of capitalised words holding a name `other` has too ("Honda Civic" / "Civic",
-    "Brooklyn, New York City" / "Brooklyn, NYC")."""
-    raw = EN_WORD.findall(s.text)
-    words = _parts(other.text)
-    runs: list[list[str]] = [[]]
-    for w in raw:
-        if w[0].isupper() and w != "I":
-            runs[-1].append(w.casefold())
-        elif runs[-1]:
-            runs.append([])
-    return any(
-        name in run and any(n != name and all(_known(p, words) for p in _parts(n)) for n in run)
-        for run in runs
-    )
 
 
 _OPPOSITES = ZH_OPPOSITES | EN_OPPOSITES
@@ -310,7 +240,7 @@ def _relate(
             lost |= old.changes - new.changes
         if not (lost or put):
             return Verdict("duplicate", "same content words")
-        values = any(_is_value(w) for w in (*lost, *put)) or _names_differ(old, new) or _opposed(lost, put)
+        values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
         # A word put in front of everything both share narrows what the statement is about: "the old API key",
         # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
         first_shared = next((i for i, w in enumerate(new.words) if w in old.words), len(new.words))

@@ -1,0 +1,99 @@
+"""Whether two statements name other things (writer/facts.py). A name is a capitalised word past the first; one
+written another way is the same name: plural ("Tuesdays"), short form ("Postgres" / "PostgreSQL"), initials ("NYC"
+/ "New York City", "WFH" / "works from home"), a short day or month ("Fri", "Dec"), inside an address
+("github.com/..."), or a shared name written longer ("Lincoln Elementary School", "St. Luke's Hospital"). Each
+text is indexed once, so two long texts full of names compare in linear time."""
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .statements import EN_WORD, Statement
+
+_SHORT_DAYS_MONTHS = frozenset(
+    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+# Units and currencies written in capitals name no one ("1850 USD", "7 AM").
+_NOT_NAMES = frozenset("am pm usd eur gbp rmb cny jpy km kg mg gb mb tb".split())
+
+
+@dataclass(frozen=True)
+class _Vocab:
+    """What one text holds, for matching another text's names against."""
+
+    words: frozenset[str]
+    by_five: dict[str, tuple[str, ...]]  # words by their first five letters (postgres / postgresql)
+    heads: frozenset[str]  # every word's first three to five letters (fri / friday)
+    short: tuple[str, ...]  # the short days and months the text holds
+    initials: str
+    runs: tuple[tuple[str, ...], ...]  # runs of capitalised words, casefolded
+    capitals: frozenset[str]  # words written in capitals ("OS", "DB")
+
+
+def _parts(text: str) -> list[str]:
+    return [w.replace("-", "") for w in re.findall(r"[a-z0-9-]+", text.casefold()) if w.strip("-")]
+
+
+@lru_cache(maxsize=1024)
+def _vocab(text: str) -> _Vocab:
+    words = _parts(text)
+    by_five: dict[str, list[str]] = {}
+    for w in set(words):
+        if len(w) >= 5:
+            by_five.setdefault(w[:5], []).append(w)
+    runs: list[list[str]] = [[]]
+    raw = EN_WORD.findall(text)
+    for w in raw:
+        if w[0].isupper() and w != "I":
+            runs[-1].append(w.casefold())
+        elif runs[-1]:
+            runs.append([])
+    return _Vocab(
+        words=frozenset(words),
+        by_five={k: tuple(v) for k, v in by_five.items()},
+        heads=frozenset(w[:k] for w in words for k in (3, 4, 5) if len(w) > k),
+        short=tuple(sorted(set(words) & _SHORT_DAYS_MONTHS)),
+        initials="".join(w[0] for w in words),
+        runs=tuple(tuple(r) for r in runs if r),
+        capitals=frozenset(w.casefold() for w in raw if w.isupper()),
+    )
+
+
+def _known(name: str, other: _Vocab) -> bool:
+    n = name.replace("-", "")
+    if n in other.words or n.rstrip("s") in other.words or f"{n}s" in other.words:
+        return True
+    if len(n) >= 5 and any(
+        0 < abs(len(w) - len(n)) <= 2 and (w.startswith(n) or n.startswith(w))
+        for w in other.by_five.get(n[:5], ())
+    ):
+        return True
+    if (n in _SHORT_DAYS_MONTHS and n in other.heads) or any(n.startswith(w) for w in other.short):
+        return True
+    return len(n) >= 3 and n.isalpha() and n in other.initials
+
+
+def _unmatched(s: Statement, other: _Vocab) -> list[str]:
+    return [n for n in s.names if n not in _NOT_NAMES and not all(_known(p, other) for p in _parts(n))]
+
+
+def _explained(s: Statement, names: list[str], other: _Vocab) -> bool:
+    """Whether each of `names` stands in a run of capitalised words holding a name `other` has too ("Honda Civic" /
+    "Civic"), or is a short acronym of a common noun ("the OS", "our DB")."""
+    own = _vocab(s.text)
+    anchored = {
+        m for run in own.runs if any(all(_known(p, other) for p in _parts(w)) for w in run) for m in run
+    }
+    return all(n in anchored or (len(n) <= 3 and n in own.capitals) for n in names)
+
+
+def names_differ(old: Statement, new: Statement) -> bool:
+    """A name in one statement that the other does not hold in any form: "Dana leads the team" / "The team is led
+    by Dana" name the same person, in another place."""
+    if old.cjk and new.cjk:  # 小王 / 小刘, 王老师 / 李老师
+        return any(n not in new.body for n in old.names) or any(n not in old.body for n in new.names)
+    a, b = _vocab(old.text), _vocab(new.text)
+    lost, put = _unmatched(old, b), _unmatched(new, a)
+    if lost and put:  # two names swapped (two acronyms too: AWS / GCP)
+        return True
+    return not (_explained(old, lost, b) and _explained(new, put, a))
