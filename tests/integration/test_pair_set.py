@@ -35,12 +35,12 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
         s = scores[group]
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
         assert s.updates_superseded >= 0.97, s  # target 0.85; measured 0.983 on each half (README)
-    # Duplicates: the target is 0.90; measured 1.000 fit, 0.937 held-out (README): a word put in another's place
+    # Duplicates: the target is 0.90; measured 1.000 fit, 0.962 held-out (README): a word put in another's place
     # ("older sister" for "younger sister", which the model reads as close) is kept apart.
-    assert scores["fit"].duplicates_merged >= 0.98 and scores["held-out"].duplicates_merged >= 0.93, scores
-    # The other agents' sets: duplicates 0.671 (tune, 640 pairs in four batches) and 0.773 (blind), updates 0.744 /
-    # 0.875, wrong merge 0% / 1.3%, wrong supersede 0.6% / 2.3% (README).
+    assert scores["fit"].duplicates_merged >= 0.98 and scores["held-out"].duplicates_merged >= 0.95, scores
+    # The other agents' sets: duplicates 0.700 (tune, 640 pairs in four batches) and 0.750 (blind), updates 0.744 /
+    # 0.875, wrong merge 0% / 0%, wrong supersede 0.6% / 2.3% (README).
     tune, blind = scores["tune"], scores["blind"]
-    assert tune.duplicates_merged >= 0.66 and blind.duplicates_merged >= 0.77, (tune, blind)
+    assert tune.duplicates_merged >= 0.69 and blind.duplicates_merged >= 0.74, (tune, blind)
     assert tune.updates_superseded >= 0.74 and blind.updates_superseded >= 0.87, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.024
