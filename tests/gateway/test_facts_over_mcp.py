@@ -107,16 +107,26 @@ def test_an_allergy_added_to_a_list_is_never_merged_away(gateway):
 
 
 def test_a_restatement_that_says_more_is_merged_in_its_fuller_words(gateway):
-    ns = "ops/atlas"
-    first = store(gateway, ns, {"content": "Project Atlas uses Postgres."})
-    res = store(gateway, ns, {"content": "Project Atlas uses Postgres for billing."})
+    ns = "me/home"
+    first = store(gateway, ns, {"content": "The garage code is 4417."})
+    res = store(gateway, ns, {"content": "The garage door code is 4417."})
     assert res["deduplicated"] == 1 and res["duplicates_of"] == {res["ids"][0]: first["ids"][0]}
-    (m,) = recall(gateway, ns, "what database does Atlas use for billing?", top_k=1)
-    assert m["id"] == first["ids"][0] and m["content"] == "Project Atlas uses Postgres for billing."
+    (m,) = recall(gateway, ns, "what is the code of the garage door?", top_k=1)
+    assert m["id"] == first["ids"][0] and m["content"] == "The garage door code is 4417."
     # saying less again keeps the fuller words
-    assert store(gateway, ns, {"content": "Project Atlas uses Postgres"})["deduplicated"] == 1
-    (m,) = recall(gateway, ns, "Atlas database", top_k=1)
-    assert m["content"] == "Project Atlas uses Postgres for billing."
+    assert store(gateway, ns, {"content": "The garage code is 4417"})["deduplicated"] == 1
+    (m,) = recall(gateway, ns, "garage code", top_k=1)
+    assert m["content"] == "The garage door code is 4417."
+
+
+def test_a_qualifier_appended_is_another_fact(gateway):
+    ns = "ops/atlas"
+    store(gateway, ns, {"content": "Project Atlas uses Postgres."})
+    res = store(gateway, ns, {"content": "Project Atlas uses Postgres for billing."})
+    assert res["stored"] == 1 and res["deduplicated"] == 0
+    assert res["ids"][0] in {
+        m["id"] for m in recall(gateway, ns, "what does Atlas use for billing?", top_k=2)
+    }
 
 
 def test_billing_and_shipping_keys_are_both_recallable_and_the_writer_says_what_it_did(gateway):

@@ -509,9 +509,21 @@ def test_a_list_that_grows_is_never_merged_away(old: str, new: str, sharper: flo
 
 
 def test_a_merge_that_says_more_is_marked_fuller() -> None:
-    old, new = (
-        statement("Project Atlas uses Postgres."),
-        statement("Project Atlas uses Postgres for billing."),
-    )
-    assert relate(old, new, 0.976, TH, lambda: 0.980).fuller
-    assert not relate(new, old, 0.976, TH, lambda: 0.980).fuller  # saying less keeps the fuller words
+    old, new = statement("The garage code is 4417."), statement("The garage door code is 4417.")
+    assert relate(old, new, 0.989, TH, lambda: 0.983).fuller
+    assert not relate(new, old, 0.989, TH, lambda: 0.983).fuller  # saying less keeps the fuller words
+
+
+@pytest.mark.parametrize(
+    "old, new, sharper",
+    [
+        ("Project Atlas uses Postgres.", "Project Atlas uses Postgres for billing.", 0.980),
+        (
+            "Always run the tests before deploying.",
+            "Always run the tests before deploying to staging.",
+            0.983,
+        ),
+    ],
+)
+def test_a_qualifier_appended_narrows_or_extends_the_fact(old: str, new: str, sharper: float) -> None:
+    assert decide(old, new, cosine=0.98, sharper=sharper) == "distinct"

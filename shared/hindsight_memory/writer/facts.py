@@ -171,6 +171,24 @@ _ALSO = re.compile(r"\b(?:also|as well)\b|,\s*too\b|\btoo\s*[.!]?\s*$|也(?!许)
 _AND = re.compile(r"\b(?:and|or|plus|as well as|along with)\b|[&,，、]|和|与|及|以及|还有|跟", re.IGNORECASE)
 
 
+_QUALIFIER = re.compile(
+    r"\b(?:for|to|on|in|at|with|from|by|during|except|only|when|if|unless)\b[^.;:!?]*[.!]?\s*$", re.I
+)
+
+
+def _appended(old: Statement, new: Statement, put: set[str]) -> bool:
+    """Whether the words the new statement adds all come after everything both say: a qualifier appended ("Atlas
+    uses Postgres" / "... for billing", "run the tests before deploying" / "... to staging") narrows or extends the
+    fact; merged either way, one reading would be lost."""
+    if new.cjk or not put:
+        return False
+    last_shared = max((i for i, w in enumerate(new.words) if w in old.words), default=-1)
+    if not all(i > last_shared for i, w in enumerate(new.words) if w in put):
+        return False
+    m = _QUALIFIER.search(new.body)
+    return bool(m) and any(w in m.group(0).casefold() for w in put)
+
+
 def _grown(old: Statement, new: Statement, put: set[str]) -> bool:
     """Whether the new statement lists one more item: a separator more, with a word put after the last one."""
     seps = list(_AND.finditer(new.body))
@@ -262,7 +280,7 @@ def _relate(
         another = bool(_ALSO.search(new.body)) and not _ALSO.search(old.body)
         # One more item in a list ("allergic to peanuts" / "to peanuts and shellfish"): merged, the new item would be
         # lost from recall; kept apart, both are found.
-        another |= not lost and _grown(old, new, put)
+        another |= not lost and (_grown(old, new, put) or _appended(old, new, put))
         if (
             not values
             and not narrowed

@@ -168,9 +168,14 @@ def _store_namespace(
             target, target_vec, verdict = dup
             merged = merged_duplicate(b.current(target), it, it.stored_at)
             vector = pending.vectors.get(target.id, target_vec)
-            if verdict.fuller and np.ndim(vector) == 1 and np.ndim(emb.stored) == 1:
+            if (
+                verdict.fuller
+                and merged.source == it.source
+                and np.ndim(vector) == 1
+                and np.ndim(emb.stored) == 1
+            ):
                 # "Atlas uses Postgres" then "Atlas uses Postgres for billing": one memory, in the words that say
-                # more (the shorter text stays in the event log)
+                # more (the shorter text stays in the event log); never a client's words in a memory the server wrote
                 merged = merged.model_copy(
                     update={
                         "content": normalize(it.content),
