@@ -186,7 +186,7 @@ def _appended(old: Statement, new: Statement, put: set[str]) -> bool:
     if not all(i > last_shared for i, w in enumerate(new.words) if w in put):
         return False
     m = _QUALIFIER.search(new.body)
-    return bool(m) and any(w in m.group(0).casefold() for w in put)
+    return m is not None and any(w in m.group(0).casefold() for w in put)
 
 
 def _grown(old: Statement, new: Statement, put: set[str]) -> bool:
