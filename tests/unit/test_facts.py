@@ -527,3 +527,10 @@ def test_a_merge_that_says_more_is_marked_fuller() -> None:
 )
 def test_a_qualifier_appended_narrows_or_extends_the_fact(old: str, new: str, sharper: float) -> None:
     assert decide(old, new, cosine=0.98, sharper=sharper) == "distinct"
+
+
+def test_a_state_or_country_code_is_its_name() -> None:
+    assert not _names_differ(statement("I live in Austin, Texas."), statement("My home is in Austin, TX."))
+    assert not _names_differ(statement("I moved to New York."), statement("I moved to NY."))
+    assert _names_differ(statement("Office in Austin, TX."), statement("Office in Austin, CA."))
+    assert _names_differ(statement("I live in Austin, Texas."), statement("I live in Austin, Ohio."))

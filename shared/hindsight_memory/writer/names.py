@@ -13,6 +13,23 @@ from .statements import EN_WORD, Statement
 _SHORT_DAYS_MONTHS = frozenset(
     "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
+# Postal codes of US states and common country short forms: "Austin, TX" is "Austin, Texas".
+_PLACES = {
+    code: tuple(name.split("_"))
+    for code, name in (
+        item.split("=")
+        for item in (
+            "al=alabama ak=alaska az=arizona ar=arkansas ca=california co=colorado ct=connecticut de=delaware "
+            "fl=florida ga=georgia hi=hawaii id=idaho il=illinois in=indiana ia=iowa ks=kansas ky=kentucky "
+            "la=louisiana me=maine md=maryland ma=massachusetts mi=michigan mn=minnesota ms=mississippi "
+            "mo=missouri mt=montana ne=nebraska nv=nevada nh=new_hampshire nj=new_jersey nm=new_mexico "
+            "ny=new_york nc=north_carolina nd=north_dakota oh=ohio ok=oklahoma or=oregon pa=pennsylvania "
+            "ri=rhode_island sc=south_carolina sd=south_dakota tn=tennessee tx=texas ut=utah vt=vermont "
+            "va=virginia wa=washington wv=west_virginia wi=wisconsin wy=wyoming dc=district_of_columbia "
+            "uk=united_kingdom us=united_states usa=united_states uae=united_arab_emirates"
+        ).split()
+    )
+}
 # Units and currencies written in capitals name no one ("1850 USD", "7 AM").
 _NOT_NAMES = frozenset("am pm usd eur gbp rmb cny jpy km kg mg gb mb tb".split())
 
@@ -70,7 +87,14 @@ def _known(name: str, other: _Vocab) -> bool:
         return True
     if (n in _SHORT_DAYS_MONTHS and n in other.heads) or any(n.startswith(w) for w in other.short):
         return True
+    if n in _PLACES and all(w in other.words for w in _PLACES[n]):
+        return True
+    if n in _PLACE_WORDS:  # "Texas" where the other has "TX"
+        return any(code in other.words and n in _PLACES[code] for code in _PLACES)
     return len(n) >= 3 and n.isalpha() and n in other.initials
+
+
+_PLACE_WORDS = frozenset(w for place in _PLACES.values() for w in place)
 
 
 def _unmatched(s: Statement, other: _Vocab) -> list[str]:
