@@ -534,3 +534,22 @@ def test_a_state_or_country_code_is_its_name() -> None:
     assert not _names_differ(statement("I moved to New York."), statement("I moved to NY."))
     assert _names_differ(statement("Office in Austin, TX."), statement("Office in Austin, CA."))
     assert _names_differ(statement("I live in Austin, Texas."), statement("I live in Austin, Ohio."))
+
+
+def test_dollars_ordinals_and_a_number_joined_to_its_word() -> None:
+    assert (
+        statement("User's monthly rent is $2,100.").numbers == statement("Pays 2100 dollars a month").numbers
+    )
+    assert "dollar" in statement("Rent: $2,100/month").words
+    assert statement("on the first of each month").numbers == statement("on the 1st of every month").numbers
+    assert statement("100-char line limit").words == statement("100 characters line limit").words
+    assert not _names_differ(statement("My blood type is O negative."), statement("I have O-negative blood."))
+
+
+def test_nothing_narrows_a_number_and_a_package_manager_is_no_person() -> None:
+    assert (
+        decide("User's monthly rent is $2,100.", "Pays 2100 dollars a month in rent.", sharper=0.948)
+        == "duplicate"
+    )
+    assert not _people(statement("Frontend repo package manager is pnpm"))
+    assert _people(statement("My manager is Dana")) == {"manager"}

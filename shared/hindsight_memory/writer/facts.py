@@ -136,6 +136,11 @@ def _opposed(lost: set[str], put: set[str]) -> bool:
     return any(frozenset((a, b)) in _OPPOSITES for a in lost for b in put)
 
 
+_THING_MANAGER = re.compile(
+    r"\b(?:package|password|file|window|task|resource|download|display|version)\s+manager\b"
+)
+
+
 def _people(s: Statement) -> frozenset[str]:
     """The words naming someone else in a statement ('wife', '妹妹'...)."""
     if s.cjk:  # the longest first: 我爸妈 are the parents, not the father
@@ -145,7 +150,8 @@ def _people(s: Statement) -> frozenset[str]:
                 found.add(OTHER_PERSON[w])
                 text = text.replace(w, " ")
         return frozenset(found)
-    words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", s.text.casefold())]  # "mgr" is the manager
+    text = _THING_MANAGER.sub(" ", s.text.casefold())  # a package manager is no person
+    words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", text)]  # "mgr" is the manager
     return frozenset(OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON)
 
 
@@ -262,10 +268,12 @@ def _relate(
         # A word put in front of everything both share narrows what the statement is about: "the old API key",
         # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
         first_shared = next((i for i, w in enumerate(new.words) if w in old.words), len(new.words))
-        # A Chinese verb in front (养了2只猫 / 我有两只猫) does that less often than a modifier does.
+        # A Chinese verb in front (养了2只猫 / 我有两只猫) does that less often than a modifier does, and nothing
+        # narrows a number ("Pays 2100 dollars", "owns 2 cats").
         narrowed = (
             not lost
-            and first_shared > 0
+            and 0 < first_shared < len(new.words)
+            and not new.words[first_shared].startswith("#")
             and not _verbs_only(old, new, Counter(), Counter(new.words[:first_shared]))
         )
         need = th.addition

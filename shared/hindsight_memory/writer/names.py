@@ -77,6 +77,8 @@ def _vocab(text: str) -> _Vocab:
 
 
 def _known(name: str, other: _Vocab) -> bool:
+    if "-" in name.strip("-") and all(_known(p, other) for p in name.split("-") if p):
+        return True  # O-negative / O negative
     n = name.replace("-", "")
     if n in other.words or n.rstrip("s") in other.words or f"{n}s" in other.words:
         return True
@@ -98,7 +100,11 @@ _PLACE_WORDS = frozenset(w for place in _PLACES.values() for w in place)
 
 
 def _unmatched(s: Statement, other: _Vocab) -> list[str]:
-    return [n for n in s.names if n not in _NOT_NAMES and not all(_known(p, other) for p in _parts(n))]
+    return [n for n in s.names if n not in _NOT_NAMES and not all(_known(p, other) for p in _hyphened(n))]
+
+
+def _hyphened(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9-]+", text.casefold()) if w.strip("-")]
 
 
 def _explained(s: Statement, names: list[str], other: _Vocab) -> bool:

@@ -60,6 +60,8 @@ _EN_LITOTES = re.compile(
 _EN_IDIOMS = [(re.compile(r"\bcan not (?:stand|bear)\b", re.I), "hate")]
 _NUM_UNIT = re.compile(r"^(\d+(?:[.,:]\d+)*)([a-z]+)$")
 _DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
+_NUM_WORD = re.compile(r"(\d+)-([a-z]{2,})")
 
 # --- Chinese: compared character by character (word segmentation varies between rewordings of one sentence)
 # Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it.
@@ -175,6 +177,10 @@ def _en_parts(w: str) -> list[str]:
     """'64gb' -> ['#64', 'gb'], 'half-marathon' -> ['half', 'marath'], '555-0142' stays one value."""
     if _DIGITS.fullmatch(w):
         return [f"#{w.replace(',', '')}"]
+    if _ORDINAL.fullmatch(w):  # 1st, 22nd: the number
+        return [f"#{w[:-2]}"]
+    if m := _NUM_WORD.fullmatch(w):  # 100-char, 5-day
+        return [f"#{m.group(1)}", *_en_parts(m.group(2))]
     m = _NUM_UNIT.match(w)
     if m:
         return [f"#{m.group(1).replace(',', '')}", m.group(2)]

@@ -11,6 +11,12 @@ EN_NUMBERS = {
         "sixteen seventeen eighteen nineteen twenty".split()
     )
 }
+# Ordinals read as their number ("the first of each month" / "the 1st"); "second" also names a unit of time.
+EN_NUMBERS |= {
+    w: str(i)
+    for i, w in enumerate("first _ third fourth fifth sixth seventh eighth ninth tenth".split(), 1)
+    if w != "_"
+}
 
 
 ZH_DIGITS = {
@@ -185,10 +191,11 @@ def zh_values(body: str) -> str:
 
 def en_clock(body: str) -> str:
     """7:00 -> 07:00, as "7 a.m." reads; 45k -> 45000; 555 123 4567 -> 5551234567."""
-    return _common(_EN_K.sub(lambda m: _times(m.group(1), 1000), body))
+    return _common(_DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body)))
 
 
 _ISO_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_DOLLARS = re.compile(r"(?<![\w$])(?:US)?\$\s?(\d[\d.]*)")  # $2100 -> 2100 dollars (thousands already joined)
 _ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")
 _EN_K = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[kK](?![a-zA-Z\d])")  # 45k (miles, dollars...)
 # A phone number written in groups (138 1234 5678, 555 012 3456): one value.
