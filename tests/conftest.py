@@ -34,7 +34,7 @@ def backend(request, tmp_path):
             uri = f"s3://{new_bucket(endpoint)}/tables"
             # the journal of an s3:// store lives on local disk: keep the tests' own in their temp folder
             extra = {"s3_endpoint": endpoint, "journal_dir": str(tmp_path / "journal")}
-        return Settings(store_uri=uri, embedder="hashing", **extra, **overrides)
+        return Settings(**{"store_uri": uri, "embedder": "hashing", **extra, **overrides})
 
     make.kind = request.param
     return make

