@@ -553,3 +553,12 @@ def test_nothing_narrows_a_number_and_a_package_manager_is_no_person() -> None:
     )
     assert not _people(statement("Frontend repo package manager is pnpm"))
     assert _people(statement("My manager is Dana")) == {"manager"}
+
+
+def test_yi_dian_as_a_little_is_no_time_and_a_team_is_a_team() -> None:
+    assert statement("香菜我是一点都不碰的。").numbers == frozenset()
+    assert statement("下午一点开会").numbers == {"13:00"}
+    assert statement("一天喂两回").numbers == statement("每天要吃两次").numbers == {"2"}
+    assert _people(statement("我们组写代码统一四空格缩进。")) == _people(
+        statement("团队代码缩进统一用4个空格。")
+    )

@@ -170,7 +170,7 @@ OTHER_PERSON = {
         "friend 朋友",
         "colleague 同事",
         "neighbour neighbor 邻居",
-        "team 团队",
+        "team 团队 我们组 组里 小组",
         "parent 父母 爸妈 我爸妈",
     )
     for w in group.split()
