@@ -64,10 +64,11 @@ _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 _NUM_WORD = re.compile(r"(\d+)-([a-z]{2,})")
 
 # --- Chinese: compared character by character (word segmentation varies between rewordings of one sentence)
-# Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it.
+# Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it; at most 20
+# numerals, so a long run of them is read in linear time.
 _ZH_NUMBER = re.compile(
-    r"[零〇一二两三四五六七八九]+(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍型代季小毫克升页份首杯瓶双套间节门遍届场轮回])"
-    r"|[零〇一二两三四五六七八九]*[十百千万亿][零〇一二两三四五六七八九十百千万亿]*"
+    r"[零〇一二两三四五六七八九]{1,20}(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍型代季小毫克升页份首杯瓶双套间节门遍届场轮回])"
+    r"|[零〇一二两三四五六七八九]{0,20}[十百千万亿][零〇一二两三四五六七八九十百千万亿]{0,20}"
 )
 _LIGHT_ZH_WORDS = re.compile(
     r"记住|注意|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"

@@ -176,7 +176,7 @@ def _clock(m: re.Match[str]) -> str:
 
 
 _CLOCK = re.compile(r"(?<![\d:.])(\d):(\d\d)(?![\d:])")
-_PERCENT_ZH = re.compile(r"百分之([零〇一二两三四五六七八九十百千]+|\d+(?:\.\d+)?)")
+_PERCENT_ZH = re.compile(r"百分之([零〇一二两三四五六七八九十百千]{1,20}|\d+(?:\.\d+)?)")
 
 
 def zh_values(body: str) -> str:
