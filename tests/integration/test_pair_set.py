@@ -38,7 +38,7 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # Duplicates: the target is 0.90; measured 1.000 fit, 0.962 held-out (README): a word put in another's place
     # ("older sister" for "younger sister", which the model reads as close) is kept apart.
     assert scores["fit"].duplicates_merged >= 0.98 and scores["held-out"].duplicates_merged >= 0.95, scores
-    # The other agents' sets: duplicates 0.725 (tune, 640 pairs in four batches) and 0.795 (blind), updates 0.744 /
+    # The other agents' sets: duplicates 0.732 (tune, 640 pairs in four batches) and 0.795 (blind), updates 0.744 /
     # 0.875, wrong merge 0% / 0%, wrong supersede 0.4% / 2.3% (README).
     tune, blind = scores["tune"], scores["blind"]
     assert tune.duplicates_merged >= 0.72 and blind.duplicates_merged >= 0.78, (tune, blind)
