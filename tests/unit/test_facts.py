@@ -562,3 +562,12 @@ def test_yi_dian_as_a_little_is_no_time_and_a_team_is_a_team() -> None:
     assert _people(statement("我们组写代码统一四空格缩进。")) == _people(
         statement("团队代码缩进统一用4个空格。")
     )
+
+
+def test_a_slot_named_with_the_kind_of_its_value_is_the_same_slot() -> None:
+    assert (
+        decide("My Kyoto hotel check-in is Oct 3.", "Kyoto hotel check-in date: October 4.", 0.93, 0.951)
+        == "update"
+    )
+    assert decide("生产服务器是4核8G的配置。", "生产服务器配置：8核16G。", 0.95, 0.977) == "update"
+    assert decide("My email is a@x.com", "Work email: b@y.com", 0.9, 0.9) == "distinct"

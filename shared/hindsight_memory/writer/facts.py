@@ -217,6 +217,30 @@ def _slot(slot: str) -> str:
     return re.sub(r"[\s\-的]", "", slot.casefold())
 
 
+# A slot named with a word that only says what kind of value it holds is the same slot ("check-in" / "check-in
+# date", 生产服务器 / 生产服务器配置); "email" / "work email" are two.
+_SLOT_KIND = (
+    "date",
+    "day",
+    "time",
+    "number",
+    "name",
+    "address",
+    "日期",
+    "时间",
+    "号码",
+    "名字",
+    "名称",
+    "地址",
+    "配置",
+)
+
+
+def _same_slot(a: str, b: str) -> bool:
+    short, long = sorted((a, b), key=len)
+    return a == b or (len(short) >= 2 and long.startswith(short) and long[len(short) :] in _SLOT_KIND)
+
+
 def _is_value(word: str) -> bool:
     """Numbers, codes, addresses, versions: never a synonym of anything."""
     return word.startswith("#") or any(ch.isdigit() or ch in "@./" for ch in word)
@@ -241,7 +265,7 @@ def _relate(
     old: Statement, new: Statement, cosine: float, th: Thresholds, sharper: Callable[[], float] | None
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
-    same_slot = bool(old.slot and new.slot and _slot(old.slot) == _slot(new.slot))
+    same_slot = bool(old.slot and new.slot and _same_slot(_slot(old.slot), _slot(new.slot)))
     if old.text.casefold() == new.text.casefold():
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot:
