@@ -147,7 +147,7 @@ _CHANGED_ONE = re.compile(r"^(?:new|current|updated|latest|present)\s+", re.IGNO
 _EN_COPULA = re.compile(
     r"^(?P<subj>[^,.;!?]{2,60}?)\s+(?:is now|are now|has changed to|changed to|was changed to|is changed to|"
     r"has been (?:changed|moved|updated|set) to|(?:was |were |has been )?(?:moved|updated|set|switched) to|"
-    r"is|are|=|equals)\s+(?P<val>.+)$",
+    r"is|are|=|equals|costs?)\s+(?P<val>.+)$",
     re.IGNORECASE,
 )
 _EN_COLON = re.compile(r"^(?P<subj>[^,.;!?:]{2,40}):\s*(?P<val>.+)$")
@@ -171,6 +171,11 @@ _NOT_A_VALUE = re.compile(
 _A_KIND_OF = re.compile(
     r"^(?:(?:my|our|his|her|their|your|a|an)\b|我的|我们的|他的|她的|你的|一个|一位|一名)", re.IGNORECASE
 )
+
+
+# "My phone is an iPhone 12", "My car is a 2017 Honda Civic": a named model or a number is the slot's one value, where
+# "Tom is a doctor" names one thing among several.
+_A_MODEL = re.compile(r"^(?:a|an)\s+(?:\S*\d|\S+\s+\S*\d|(?-i:[A-Z])|i(?-i:[A-Z]))", re.IGNORECASE)
 
 
 ROLES = frozenset(
@@ -328,7 +333,7 @@ def extract_slot(text: str) -> str | None:
         return None
     # "Marco is my accountant", "Tom is a doctor", "马可是我的会计": what someone is to us, of which there may be
     # several; "my accountant is Marco" assigns the one value of a slot.
-    if _A_KIND_OF.match(value):
+    if _A_KIND_OF.match(value) and not _A_MODEL.match(value):
         return None
     # "Caroline: Yes!" is a name and a reply; "Budget: 5000" and "favourite colour: blue" are facts.
     if (

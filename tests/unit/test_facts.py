@@ -571,3 +571,11 @@ def test_a_slot_named_with_the_kind_of_its_value_is_the_same_slot() -> None:
     )
     assert decide("生产服务器是4核8G的配置。", "生产服务器配置：8核16G。", 0.95, 0.977) == "update"
     assert decide("My email is a@x.com", "Work email: b@y.com", 0.9, 0.9) == "distinct"
+
+
+def test_a_named_model_or_a_price_is_the_one_value_of_a_slot() -> None:
+    from hindsight_memory.text import extract_slot
+
+    assert extract_slot("My phone is an iPhone 12.") == extract_slot("User's phone: Pixel 8.") == "phone"
+    assert extract_slot("User's gym membership costs $35/month.") == "gym membership"
+    assert extract_slot("Tom is a doctor.") is None and extract_slot("My brother is a lawyer.") is None
