@@ -579,3 +579,13 @@ def test_a_named_model_or_a_price_is_the_one_value_of_a_slot() -> None:
     assert extract_slot("My phone is an iPhone 12.") == extract_slot("User's phone: Pixel 8.") == "phone"
     assert extract_slot("User's gym membership costs $35/month.") == "gym membership"
     assert extract_slot("Tom is a doctor.") is None and extract_slot("My brother is a lawyer.") is None
+
+
+def test_the_same_address_on_both_sides_pins_the_same_thing() -> None:
+    assert (
+        decide("My email is dana.r@fastmail.com.", "Contact email: dana.r@fastmail.com", 0.962, 0.973)
+        == "duplicate"
+    )
+    assert (
+        decide("The API key is in the vault.", "The old API key is in the vault.", 0.981, 0.980) == "distinct"
+    )

@@ -298,6 +298,8 @@ def _relate(
             not lost
             and 0 < first_shared < len(new.words)
             and not new.words[first_shared].startswith("#")
+            # the same address or code on both sides pins the same thing ("Contact email: x@y.com")
+            and not any(_is_value(w) and not w.startswith("#") for w in set(old.words) & set(new.words))
             and not _verbs_only(old, new, Counter(), Counter(new.words[:first_shared]))
         )
         need = th.addition
