@@ -589,3 +589,21 @@ def test_the_same_address_on_both_sides_pins_the_same_thing() -> None:
     assert (
         decide("The API key is in the vault.", "The old API key is in the vault.", 0.981, 0.980) == "distinct"
     )
+
+
+def test_a_change_word_the_old_statement_lacks_announces_a_change() -> None:
+    assert (
+        decide("每天早会9点半开始。", "早会改成10点15了。", 0.92, 0.915) == "update"
+    )  # 开始 there says when
+    assert (
+        decide("最近在用扇贝背英语单词。", "用户目前借助扇贝App记英语单词。", 0.95, 0.949) != "update"
+    )  # these days
+
+
+def test_how_often_in_one_form() -> None:
+    assert statement("I take 40 mg of lisinopril a day.").body == "I take 40 mg of lisinopril daily."
+    assert statement("$10.99/month").words == statement("10.99 dollars monthly").words
+    assert (
+        decide("I take 20 mg of lisinopril daily.", "I take 40 mg of lisinopril a day.", 0.95, 0.967)
+        == "update"
+    )

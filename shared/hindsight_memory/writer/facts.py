@@ -275,7 +275,8 @@ def _relate(
     # changed or names swapped places ("Slack over email", "Alice reports to Bob").
     turned = _turned(old, new)
     numbers_changed = bool((old.numbers - new.numbers) and (new.numbers - old.numbers))
-    announced = new.change and not old.change
+    # a change word the old statement does not have ("9点半开始" / "改成10点15": 开始 there only says when)
+    announced = (new.change and not old.change) or bool(new.changes - old.changes - _SOFT_CHANGES)
     negation_changed = old.negated != new.negated
     other_person = _people(old) != _people(new)
     if not (numbers_changed or negation_changed or turned or other_person):

@@ -192,11 +192,15 @@ def zh_values(body: str) -> str:
 
 def en_clock(body: str) -> str:
     """7:00 -> 07:00, as "7 a.m." reads; 45k -> 45000; 555 123 4567 -> 5551234567."""
-    return _common(_DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body)))
+    body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body))
+    return _common(_PER.sub(lambda m: _PER_WORD[m.group(1).casefold()], body))
 
 
 _ISO_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
 _DOLLARS = re.compile(r"(?<![\w$])(?:US)?\$\s?(\d[\d.]*)")  # $2100 -> 2100 dollars (thousands already joined)
+# How often, one form: "a day", "per day", "/day", "each day" -> "daily" (and weekly, monthly, yearly).
+_PER_WORD = {"day": " daily", "week": " weekly", "month": " monthly", "year": " yearly"}
+_PER = re.compile(r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(day|week|month|year)\b", re.IGNORECASE)
 _ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")
 _EN_K = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[kK](?![a-zA-Z\d])")  # 45k (miles, dollars...)
 # A phone number written in groups (138 1234 5678, 555 012 3456): one value.
