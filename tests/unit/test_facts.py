@@ -607,3 +607,12 @@ def test_how_often_in_one_form() -> None:
         decide("I take 20 mg of lisinopril daily.", "I take 40 mg of lisinopril a day.", 0.95, 0.967)
         == "update"
     )
+
+
+def test_change_as_a_chore_announces_nothing() -> None:
+    assert not statement("Furnace filter: change quarterly.").change
+    assert (
+        statement("Please change my email to a@b.com").change and statement("Budget changed to 9000").change
+    )
+    old, new = "Replace the furnace filter every three months.", "Furnace filter: change quarterly."
+    assert decide(old, new, 0.92, 0.920) != "update"

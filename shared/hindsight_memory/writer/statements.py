@@ -44,7 +44,7 @@ _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "ne
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
 _EN_DIRECTIONS = frozenset({"over", "than", "to", "from", "vs", "versus", "instead", "rather", "poss"})
 _CHANGE_EN = re.compile(
-    r"\b(?:now|no longer|any ?more|changed?|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
+    r"\b(?:now|no longer|any ?more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
     r"instead|(?-i:new|New(?!\s+[A-Z])|NEW)|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
     r"went (?:up|down)|grown|grew|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
     r"migrated|relocated|upped|bumped|swapped|"
