@@ -5,6 +5,7 @@ nodes") is a new value."""
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from .statements import Statement, _stem
@@ -12,6 +13,17 @@ from .statements import Statement, _stem
 Opcode = tuple[str, int, int, int, int]
 _IN_PLACE_MAX = 400  # tokens
 TOKEN = re.compile(r"[a-z0-9]+(?:['.-][a-z0-9]+)*|[^\W_]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Two texts' tokens as written, as compared (`_folded`), and how the compared ones align."""
+
+    raw_old: list[str]
+    raw_new: list[str]
+    old: list[str]
+    new: list[str]
+    ops: Sequence[Opcode]
 
 
 def in_place(old: Statement, new: Statement) -> bool:
@@ -22,15 +34,16 @@ def in_place(old: Statement, new: Statement) -> bool:
     lined = aligned(old, new)
     if lined is None:
         return True  # a document, not a sentence: the high bar
-    a, b, ops = _folded(lined[0]), _folded(lined[1]), lined[2]
-    changed = [
-        op for op in ops if op[0] != "equal" and any(a[op[1] : op[2]] + b[op[3] : op[4]])
-    ]  # 用户 for 我
+    return _frame_kept(lined, old.cjk and new.cjk)
+
+
+def _frame_kept(lined: Alignment, cjk: bool) -> bool:
+    a, b = lined.old, lined.new
+    # 用户 for 我 changes nothing
+    changed = [op for op in lined.ops if op[0] != "equal" and any(a[op[1] : op[2]] + b[op[3] : op[4]])]
     if not all(tag == "replace" for tag, *_ in changed):
         return False  # words added or dropped: a sentence rebuilt
-    if (
-        old.cjk and new.cjk
-    ):  # a Chinese word put in another's place may be a character longer or shorter (办公室 / 仓库)
+    if cjk:  # a Chinese word put in another's place may be a character longer or shorter (办公室 / 仓库)
         return all(_one_word(a[i1:i2], b[j1:j2]) for _, i1, i2, j1, j2 in changed)
     # An English word is one word, or one phrase for another inside a frame kept on both sides ("Tom's birthday is
     # July 8" / "Tom's wedding anniversary is July 8")
@@ -52,15 +65,15 @@ def _one_word(a: list[str], b: list[str]) -> bool:
     return abs(sum(1 for t in a if t and t != "的") - sum(1 for t in b if t and t != "的")) <= 1
 
 
-def aligned(old: Statement, new: Statement) -> tuple[list[str], list[str], Sequence[Opcode]] | None:
+def aligned(old: Statement, new: Statement) -> Alignment | None:
     """The two texts' tokens (every word, the light ones too; Chinese character by character; the change words the
     new one announces left out) and how they align; None past _IN_PLACE_MAX tokens, where aligning 16,000
     characters would cost seconds."""
     a, b = TOKEN.findall(old.body), TOKEN.findall(_without(new.body, new.changes - old.changes))
     if max(len(a), len(b)) > _IN_PLACE_MAX:
         return None
-    folded = SequenceMatcher(a=_folded(a), b=_folded(b), autojunk=False)
-    return a, b, folded.get_opcodes()
+    fa, fb = _folded(a), _folded(b)
+    return Alignment(a, b, fa, fb, SequenceMatcher(a=fa, b=fb, autojunk=False).get_opcodes())
 
 
 _USER_EN = frozenset({"user", "users", "i"})
@@ -78,10 +91,8 @@ def _folded(tokens: list[str]) -> list[str]:
             out[i] = "my"
         elif t == "用" and i + 1 < len(out) and out[i + 1] == "户":
             out[i], out[i + 1] = "我", ""
-        elif (
-            t == "的" and i > 0 and out[i - 1 - (out[i - 1] == "")] == "我"
-        ):  # 我的 / 用户的: whose, said once
-            out[i] = ""
+        elif t == "的" and i > 0 and out[i - 1 - (out[i - 1] == "")] == "我":
+            out[i] = ""  # 我的 / 用户的: whose, said once
         elif t.isascii():
             out[i] = _stem(t)
     return out
@@ -100,9 +111,9 @@ def new_count(old: Statement, new: Statement) -> bool:
     睡八个小时), the rest word for word the same: a new value even with no change word. A number naming a thing
     ("Room 101", "flight 432", a name before it) may be another thing, and stays apart."""
     lined = aligned(old, new)
-    if lined is None or not in_place(old, new) or old.names != new.names:
+    if lined is None or not _frame_kept(lined, old.cjk and new.cjk) or old.names != new.names:
         return False
-    a, b, ops = lined
+    a, b, ops = lined.raw_old, lined.raw_new, lined.ops
     swapped = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
     for i1, i2, j1, j2 in swapped:
         if not all(_NUMERAL.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):

@@ -13,8 +13,8 @@ from .values import (
     ZH_DIGITS,
     ZH_TIME,
     ZH_UNITS,
-    en_clock,
     en_dates,
+    en_values,
     zh_clock,
     zh_number,
     zh_values,
@@ -267,7 +267,7 @@ def _litotes(body: str, cjk: bool) -> str:
     "can't stand" -> "hate"."""
     if cjk:
         return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], zh_values(ZH_TIME.sub(zh_clock, body)))
-    body = en_clock(en_dates(_expand(body)))
+    body = en_values(en_dates(_expand(body)))
     for pattern, repl in _EN_IDIOMS:
         body = pattern.sub(repl, body)
     return _EN_LITOTES.sub(lambda m: EN_OPPOSITE[m.group(1).casefold()], body)

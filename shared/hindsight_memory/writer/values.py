@@ -190,8 +190,9 @@ def zh_values(body: str) -> str:
     return _common(body)
 
 
-def en_clock(body: str) -> str:
-    """7:00 -> 07:00, as "7 a.m." reads; 45k -> 45000; 555 123 4567 -> 5551234567."""
+def en_values(body: str) -> str:
+    """English values in one form: 7:00 -> 07:00 (as "7 a.m." reads), 45k -> 45000, $2100 -> 2100 dollars, "a day" ->
+    daily, 555 123 4567 -> 5551234567."""
     body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body))
     return _common(_PER.sub(lambda m: _PER_WORD[m.group(1).casefold()], body))
 
