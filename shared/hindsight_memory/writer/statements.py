@@ -143,6 +143,33 @@ def capitalised(words: list[str]) -> tuple[str, ...]:
     return tuple(w.casefold() for w in words if w[0].isupper() and w != "I")
 
 
+# "user" where it names a thing, not the person ("the user table", 用户表)
+_USER_THING_EN = (
+    r"(?!\s+(?:table|tables|id|ids|name|names|account|accounts|service|services|data|model|interface|experience|"
+    r"story|stories|agent|agents|group|groups|guide|base|input|manual|profile|profiles|settings|session|sessions|"
+    r"record|records|role|roles|research|testing|flow|journey|count|list|login|management|api|db|database)\b)"
+)
+_FIRST_PERSON_EN = [
+    (re.compile(r"^\s*user\s*:\s*", re.I), ""),
+    (re.compile(r"\b(?:the )?user's\b", re.I), "my"),
+    (re.compile(r"\b(?:the )?user is\b", re.I), "I am"),
+    (re.compile(r"\b(?:the )?user has\b", re.I), "I have"),
+    (re.compile(r"\b(?:the )?user\b" + _USER_THING_EN, re.I), "I"),
+]
+_FIRST_PERSON_ZH = re.compile(r"用户(?!表|名|数|量|体验|界面|协议|手册|画像|反馈|群|组|数据|端|侧|态|id|ID)")
+
+
+def first_person(text: str) -> str:
+    """The user named as "I" / 我 wherever a text names them in the third person ("User prefers ...", "The user's
+    car", 用户的): the model reads "I'm vegetarian" and "User is vegetarian" further apart than two rewordings, and
+    the same person either way is what the writer compares."""
+    if has_cjk(text):
+        return _FIRST_PERSON_ZH.sub("我", text)
+    for pattern, repl in _FIRST_PERSON_EN:
+        text = pattern.sub(repl, text)
+    return text
+
+
 def _expand(text: str) -> str:
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)

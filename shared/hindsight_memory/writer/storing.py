@@ -18,6 +18,7 @@ from ..storage.filters import Where
 from ..text import content_hash, extract_slot, key, normalize
 from .context import Pending, WriterState
 from .facts import Statement, Verdict, relate, statement, thresholds_for
+from .statements import first_person
 from .messages import PreparedItem, StoreOp
 from .preceding import session_state, with_preceding_turns
 from .rows import event_row, merged_duplicate, new_memory
@@ -76,7 +77,9 @@ class _Batch:
         return self._statements[k]
 
     def sharper(self, a: str, b: str) -> float:
-        """Cosine of the two texts' query-side embeddings (the model's symmetric reading), computed on demand."""
+        """Cosine of the two texts' query-side embeddings (the model's symmetric reading), the user named as "I" in
+        both, computed on demand."""
+        a, b = first_person(a), first_person(b)
         for t in (a, b):
             if t not in self._queries:
                 self._queries[t] = self.writer.embedder.embed_query(t)
