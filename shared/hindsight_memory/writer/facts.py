@@ -20,12 +20,11 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Literal
 
 from ..embed import Embedder
 from ..text import has_cjk
-from .frames import TOKEN, in_place, new_count
+from .frames import TOKEN, in_place, new_count, tagged
 from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES
 from .names import names_differ
 from .statements import EN_OPPOSITES, EN_WORD, Statement, capitalised, statement
@@ -155,21 +154,11 @@ def _people(s: Statement) -> frozenset[str]:
     return frozenset(OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON)
 
 
-@lru_cache(maxsize=4096)
-def _tagged(text: str) -> tuple[tuple[str, str], ...]:
-    import jieba.posseg
-
-    from ..text import _jieba
-
-    _jieba()  # initialised once, quietly
-    return tuple((p.word, p.flag) for p in jieba.posseg.lcut(text))
-
-
 def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Counter[str]) -> bool:
     """Chinese: whether every word holding a gone or an added character is a verb (or an adverb)."""
     if not (old.cjk and new.cjk):
         return False
-    flags = [f for s, chars in ((old, gone), (new, added)) for w, f in _tagged(s.text) if set(w) & set(chars)]
+    flags = [f for s, chars in ((old, gone), (new, added)) for w, f in tagged(s.text) if set(w) & set(chars)]
     return bool(flags) and all(f in ("v", "vd", "d", "ad") for f in flags)
 
 

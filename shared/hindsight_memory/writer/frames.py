@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from .statements import Statement, _stem
 
@@ -34,7 +35,10 @@ def in_place(old: Statement, new: Statement) -> bool:
     lined = aligned(old, new)
     if lined is None:
         return True  # a document, not a sentence: the high bar
-    return _frame_kept(lined, old.cjk and new.cjk)
+    cjk = old.cjk and new.cjk
+    if cjk:
+        return _frame_kept(lined, cjk) or _word_in_place(old, new)
+    return _frame_kept(lined, cjk) or _last_phrase(lined)
 
 
 def _frame_kept(lined: Alignment, cjk: bool) -> bool:
@@ -55,6 +59,47 @@ def _frame_kept(lined: Alignment, cjk: bool) -> bool:
         and changed[0][2] < len(a)
         and max(changed[0][2] - changed[0][1], changed[0][4] - changed[0][3]) <= 3
     )
+
+
+def _last_phrase(lined: Alignment) -> bool:
+    """English: a phrase of up to three words for another at the end, after at least three words kept ("I pay $120
+    a month for car insurance" / "... for my phone plan")."""
+    a, b = lined.old, lined.new
+    changed = [op for op in lined.ops if op[0] != "equal" and any(a[op[1] : op[2]] + b[op[3] : op[4]])]
+    if len(changed) != 1:
+        return False
+    tag, i1, i2, j1, j2 = changed[0]
+    return tag == "replace" and i1 >= 3 and i2 == len(a) and j2 == len(b) and max(i2 - i1, j2 - j1) <= 3
+
+
+def _word_in_place(old: Statement, new: Statement) -> bool:
+    """Chinese, word by word: one word or phrase for another inside a kept frame, whatever their lengths (支付宝 /
+    微信支付, 护照号码 / 身份证号, 工资卡 / 房贷还款卡), which character by character reads as a rebuilt sentence."""
+    a = _zh_words(old.body)
+    b = _zh_words(_without(new.body, new.changes - old.changes))
+    changed = [op for op in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    return len(changed) == 1 and changed[0][0] == "replace" and changed[0][1] > 0 and changed[0][2] < len(a)
+
+
+def _zh_words(text: str) -> list[str]:
+    """jieba's words, punctuation aside, with the user named either way one subject (用户的 / 我)."""
+    out: list[str] = []
+    for w, _ in tagged(text):
+        w = "我" if w == "用户" else w
+        if TOKEN.search(w) and not (w == "的" and out[-1:] == ["我"]):
+            out.append(w)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def tagged(text: str) -> tuple[tuple[str, str], ...]:
+    """jieba's words of a Chinese text with their parts of speech."""
+    import jieba.posseg
+
+    from ..text import _jieba
+
+    _jieba()  # initialised once, quietly
+    return tuple((p.word, p.flag) for p in jieba.posseg.lcut(text))
 
 
 def _one_word(a: list[str], b: list[str]) -> bool:
