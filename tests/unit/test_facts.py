@@ -3,6 +3,8 @@
 import pytest
 
 from hindsight_memory.writer.facts import _FITTED, Thresholds, _people, relate, statement
+from hindsight_memory.writer.frames import in_place
+from hindsight_memory.writer.statements import first_person
 from hindsight_memory.writer.names import names_differ as _names_differ
 from hindsight_memory.writer.values import zh_number as _zh_number
 
@@ -616,3 +618,45 @@ def test_change_as_a_chore_announces_nothing() -> None:
     )
     old, new = "Replace the furnace filter every three months.", "Furnace filter: change quarterly."
     assert decide(old, new, 0.92, 0.920) != "update"
+
+
+def test_the_user_in_the_third_person_is_i_to_the_model() -> None:
+    assert first_person("User is a vegetarian.") == "I am a vegetarian."
+    assert first_person("The user's manager is Sofia.") == "my manager is Sofia."
+    assert first_person("user: I drink my coffee black") == "I drink my coffee black"
+    assert first_person("用户的上级：陈总") == "我的上级：陈总"
+    # "user" naming a thing stays
+    assert first_person("The user table has 5 columns.") == "The user table has 5 columns."
+    assert first_person("用户表有5列") == "用户表有5列"
+
+
+def test_a_chinese_word_for_another_in_a_kept_frame_whatever_its_length() -> None:
+    # character by character these read as rebuilt sentences; word by word one word stands in for another
+    for old, new in [
+        ("用户的支付宝绑定的是建设银行卡。", "用户的微信支付绑定的是建设银行卡。"),
+        ("用户的护照号码尾号是4427。", "用户的身份证号尾号是4427。"),
+        ("我的工资卡是招商银行的。", "我的房贷还款卡是招商银行的。"),
+    ]:
+        assert in_place(statement(old), statement(new))
+        assert decide(old, new, 0.97, 0.975) == "distinct"
+    assert not in_place(statement("我的直属领导是王芳。"), statement("用户向王芳汇报工作。"))
+
+
+def test_an_english_phrase_for_another_at_the_end_is_another_thing() -> None:
+    old, new = "I pay $120 a month for car insurance.", "I pay $120 a month for my phone plan."
+    assert in_place(statement(old), statement(new))
+    assert decide(old, new, 0.95, 0.945) == "distinct"
+    assert not in_place(statement("I drive a Civic."), statement("My car is a Civic."))
+
+
+def test_more_dates_days_and_years_in_one_form() -> None:
+    assert statement("Mom's bday: 22/11").numbers == statement("My mother's birthday is November 22.").numbers
+    assert statement("leaves on 9/9 at 10:05am").numbers == statement("departs Sept 9 at 10:05 a.m.").numbers
+    assert statement("the 7.45am train").numbers == statement("the 7:45 train").numbers
+    assert statement("Gym: Tue/Thu").words == statement("Gym: Tuesdays Thursdays").words
+    assert statement("member since '21").numbers == statement("member since 2021").numbers
+    assert "04" not in statement("on 4/9").numbers  # April 9 or 4 September: left as written
+
+
+def test_a_boss_by_any_name_is_one_person() -> None:
+    assert _people(statement("用户的老板是王建国。")) == _people(statement("我的上司叫王建国。")) == {"manager"}

@@ -91,6 +91,8 @@ _EN_DATE = re.compile(
     + r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d)"
     # 3/14 (a day past 12 says which is the month; 3/4 is left alone), 06/2027 and June 2027 (a month)
     + r"|(?P<m4>[01]?\d)/(?P<d4>1[3-9]|2\d|3[01])"
+    # 22/11 (the day first), 9/9 (either way)
+    + r"|(?P<d7>1[3-9]|2\d|3[01])/(?P<m7>[01]?\d)|(?P<d8>[1-9])/(?P<m8>(?P=d8))"
     + r"|(?P<m5>[01]?\d)/(?P<y5>(?:19|20)\d\d)|"
     + _MONTH.format(n=6)
     + r"\s+(?P<y6>(?:19|20)\d\d))\b",
@@ -109,7 +111,7 @@ def en_dates(body: str) -> str:
     "2018-03-03"; "Oct 14", "October 14th" -> "10-14"), and "thirty-four" as 34."""
 
     def date(m: re.Match[str]) -> str:
-        n = next((i for i in "1234" if m.group(f"d{i}")), "")
+        n = next((i for i in "123478" if m.group(f"d{i}")), "")
         if not n:  # a month of a year
             k = "5" if m.group("m5") else "6"
             month, year = m.group(f"m{k}"), m.group(f"y{k}")
@@ -121,7 +123,7 @@ def en_dates(body: str) -> str:
         if month == "may":  # the verb; the month is written May
             return m.group(0)
         month_no = int(month) if month.isdigit() else _MONTHS[month.casefold()]
-        day, year = int(m.group(f"d{n}")), m.group(f"y{n}") if n != "4" else None
+        day, year = int(m.group(f"d{n}")), m.group(f"y{n}") if n in "123" else None
         if not (1 <= month_no <= 12 and 1 <= day <= 31):
             return m.group(0)
         return f"{year}-{month_no:02d}-{day:02d}" if year else f"{month_no:02d}-{day:02d}"
@@ -161,7 +163,7 @@ def zh_clock(m: re.Match[str]) -> str:
 _THOUSANDS = re.compile(r"(\d),(\d{3})\b")
 # "3pm", "3:00 PM", "3 p.m.", "9:30 in the morning" -> "15:00", "09:30"
 _EN_TIME = re.compile(
-    r"\b(?P<h>[01]?\d)(?::(?P<m>[0-5]\d))?\s*(?:(?P<ap>[ap])\.?m\b\.?|(?P<part>in the (?:morning|afternoon|evening)))",
+    r"\b(?P<h>[01]?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?:(?P<ap>[ap])\.?m\b\.?|(?P<part>in the (?:morning|afternoon|evening)))",
     re.IGNORECASE,
 )
 
@@ -192,11 +194,16 @@ def zh_values(body: str) -> str:
 
 def en_values(body: str) -> str:
     """English values in one form: 7:00 -> 07:00 (as "7 a.m." reads), 45k -> 45000, $2100 -> 2100 dollars, "a day" ->
-    daily, 555 123 4567 -> 5551234567."""
+    daily, 555 123 4567 -> 5551234567, Tue/Thu -> Tuesday Thursday, '21 -> 2021."""
     body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body))
+    body = _SHORT_YEAR.sub(r"20\1", _DAYS.sub(lambda m: " ".join(_DAY_NAMES[d[:3].casefold()] for d in m.group(0).split("/")), body))
     return _common(_PER.sub(lambda m: _PER_WORD[m.group(1).casefold()], body))
 
 
+_DAY_NAMES = {d[:3]: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
+_DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
+_DAYS = re.compile(rf"\b{_DAY}(?:/{_DAY})+\b", re.IGNORECASE)  # Tue/Thu -> Tuesday Thursday
+_SHORT_YEAR = re.compile(r"(?<![\w'’])['’]([0-3]\d)\b")  # since '21 -> since 2021
 _ISO_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
 _DOLLARS = re.compile(r"(?<![\w$])(?:US)?\$\s?(\d[\d.]*)")  # $2100 -> 2100 dollars (thousands already joined)
 # How often, one form: "a day", "per day", "/day", "each day" -> "daily" (and weekly, monthly, yearly).
