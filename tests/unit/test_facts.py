@@ -660,3 +660,18 @@ def test_more_dates_days_and_years_in_one_form() -> None:
 
 def test_a_boss_by_any_name_is_one_person() -> None:
     assert _people(statement("用户的老板是王建国。")) == _people(statement("我的上司叫王建国。")) == {"manager"}
+
+
+def test_a_value_for_another_at_the_end_of_a_chinese_note_is_a_new_value() -> None:
+    old, new = "我最喜欢的运动是羽毛球。", "用户最爱的运动：网球"
+    assert in_place(statement(old), statement(new))
+    assert decide(old, new, 0.96, 0.958) == "update"  # 最爱 / 最喜欢 name one slot
+    # a whole tail rebuilt is no swap of one value
+    assert not in_place(statement("用户每周六上午带女儿去上舞蹈课。"), statement("我每周六上午送闺女去学跳舞。"))
+
+
+def test_restated_values_are_no_new_value() -> None:
+    assert statement("blood type: O-").words == statement("My blood type is O negative.").words
+    assert decide("The user's blood type is O negative.", "Blood type: O-", 0.93, 0.922) != "update"
+    assert decide("用户的家庭医生是社区医院的周大夫。", "家庭医生：周医生（社区医院）", 0.97, 0.978) != "update"
+    assert not statement("User's mother grew up in Cleveland.").change  # where, not a change

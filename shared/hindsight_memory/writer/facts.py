@@ -25,7 +25,7 @@ from typing import Literal
 from ..embed import Embedder
 from ..text import has_cjk
 from .frames import TOKEN, in_place, new_count, tagged
-from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES
+from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES, ZH_SYNONYMS
 from .names import names_differ
 from .statements import EN_OPPOSITES, EN_WORD, Statement, capitalised, statement
 
@@ -203,7 +203,10 @@ def _same_speaker(a: str, b: str) -> bool:
 
 def _slot(slot: str) -> str:
     """A fact slot as compared: "home Wi-Fi password" / "home wifi password", 默认的Node版本 / 默认Node版本."""
-    return re.sub(r"[\s\-的]", "", slot.casefold())
+    slot = slot.casefold()
+    for word, same in ZH_SYNONYMS.items():
+        slot = slot.replace(word, same)
+    return re.sub(r"[\s\-的]", "", slot)
 
 
 # A slot named with a word that only says what kind of value it holds is the same slot ("check-in" / "check-in

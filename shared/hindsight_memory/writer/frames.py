@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from .lexicon import ZH_SYNONYMS
 from .statements import Statement, _stem
 
 Opcode = tuple[str, int, int, int, int]
@@ -78,11 +79,18 @@ def _word_in_place(old: Statement, new: Statement) -> bool:
     a = _zh_words(old.body)
     b = _zh_words(_without(new.body, new.changes - old.changes))
     changed = [op for op in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes() if op[0] != "equal"]
-    return len(changed) == 1 and changed[0][0] == "replace" and changed[0][1] > 0 and changed[0][2] < len(a)
+    if len(changed) != 1 or changed[0][0] != "replace":
+        return False
+    _, i1, i2, j1, j2 = changed[0]
+    # inside the frame, or up to two words at the end after three kept (最喜欢的运动是羽毛球 / 最爱的运动：网球)
+    return 0 < i1 and i2 < len(a) or i1 >= 3 and j2 == len(b) and max(i2 - i1, j2 - j1) <= 2
 
 
 def _zh_words(text: str) -> list[str]:
-    """jieba's words, punctuation aside, with the user named either way one subject (用户的 / 我)."""
+    """jieba's words, punctuation aside, one word for words of one meaning (最爱 / 最喜欢), the user named either
+    way one subject (用户的 / 我)."""
+    for word, same in ZH_SYNONYMS.items():
+        text = text.replace(word, same)
     out: list[str] = []
     for w, _ in tagged(text):
         w = "我" if w == "用户" else w

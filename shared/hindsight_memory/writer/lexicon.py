@@ -145,6 +145,8 @@ ZH_SYNONYMS = {
     "电话号码": "手机号",
     "手机号码": "手机号",
     "计算机": "电脑",
+    "大夫": "医生",
+    "最爱": "最喜欢",
 }
 
 # Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.

@@ -46,7 +46,7 @@ _EN_DIRECTIONS = frozenset({"over", "than", "to", "from", "vs", "versus", "inste
 _CHANGE_EN = re.compile(
     r"\b(?:now|no longer|any ?more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
     r"instead|(?-i:new|New(?!\s+[A-Z])|NEW)|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
-    r"went (?:up|down)|grown|grew|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
+    r"went (?:up|down)|grown(?!\s+up)|grew(?!\s+up)|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
     r"migrated|relocated|upped|bumped|swapped|"
     r"left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became)\b",
     re.IGNORECASE,
