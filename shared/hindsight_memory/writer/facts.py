@@ -233,6 +233,21 @@ def _same_slot(a: str, b: str) -> bool:
     return a == b or (len(short) >= 2 and long.startswith(short) and long[len(short) :] in _SLOT_KIND)
 
 
+_SAME_UNIT = {"号": "日", "块": "元"}
+_COUNTED_ZH = re.compile(r"(\d+(?:\.\d+)?)\s*([号元块天个岁月年日点次台斤米%])")
+
+
+def _counts_other_things(old: Statement, new: Statement) -> bool:
+    """Chinese: one number counting another thing on each side (每月15号 / 每月15元: a day, a price)."""
+    if not (old.cjk and new.cjk):
+        return False
+    units: list[dict[str, set[str]]] = [{}, {}]
+    for side, s in zip(units, (old, new), strict=True):
+        for number, unit in _COUNTED_ZH.findall(s.body):
+            side.setdefault(number, set()).add(_SAME_UNIT.get(unit, unit))
+    return any(not (units[0][n] & units[1][n]) for n in units[0].keys() & units[1].keys())
+
+
 def _is_value(word: str) -> bool:
     """Numbers, codes, addresses, versions: never a synonym of anything."""
     return word.startswith("#") or any(ch.isdigit() or ch in "@./" for ch in word)
@@ -282,6 +297,7 @@ def _relate(
         if not (lost or put):
             return Verdict("duplicate", "same content words")
         values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
+        values |= _counts_other_things(old, new)
         # A word put in front of everything both share narrows what the statement is about: "the old API key",
         # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
         first_shared = next((i for i, w in enumerate(new.words) if w in old.words), len(new.words))
@@ -334,6 +350,6 @@ def _relate(
         # 搬到) in a sentence that shares few content words with the old one is news about something else.
         # Kept apart, both stay recallable; a wrong supersede would hide a true fact.
         return Verdict("distinct", "a change of something else: few words in common")
-    if len(gone) > 3 and not announced:
+    if len(gone) > 3 and not (announced or same_slot):
         return Verdict("distinct", "too much differs")
     return Verdict("update", "announced change" if announced else "new value for the same slot")

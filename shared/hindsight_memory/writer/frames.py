@@ -83,7 +83,10 @@ def _word_in_place(old: Statement, new: Statement) -> bool:
         return False
     _, i1, i2, j1, j2 = changed[0]
     # inside the frame, or up to two words at the end after three kept (最喜欢的运动是羽毛球 / 最爱的运动：网球)
-    return 0 < i1 and i2 < len(a) or i1 >= 3 and j2 == len(b) and max(i2 - i1, j2 - j1) <= 2
+    return i1 > 0 and i2 < len(a) or i1 >= 3 and j2 == len(b) and max(i2 - i1, j2 - j1) <= 2
+
+
+_DEGREE_ZH = frozenset("比较 挺 很 蛮 非常 特别 十分 相当".split())  # how much, not what: 喜欢 / 比较喜欢
 
 
 def _zh_words(text: str) -> list[str]:
@@ -94,7 +97,7 @@ def _zh_words(text: str) -> list[str]:
     out: list[str] = []
     for w, _ in tagged(text):
         w = "我" if w == "用户" else w
-        if TOKEN.search(w) and not (w == "的" and out[-1:] == ["我"]):
+        if TOKEN.search(w) and w not in _DEGREE_ZH and not (w == "的" and out[-1:] == ["我"]):
             out.append(w)
     return out
 

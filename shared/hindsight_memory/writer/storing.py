@@ -18,10 +18,10 @@ from ..storage.filters import Where
 from ..text import content_hash, extract_slot, key, normalize
 from .context import Pending, WriterState
 from .facts import Statement, Verdict, relate, statement, thresholds_for
-from .statements import first_person
 from .messages import PreparedItem, StoreOp
 from .preceding import session_state, with_preceding_turns
 from .rows import event_row, merged_duplicate, new_memory
+from .statements import first_person
 
 # A call without idempotency key or time, repeated within this window with the same words and nothing said in
 # between, is the client retrying, not the user repeating themselves.

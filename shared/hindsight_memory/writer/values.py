@@ -196,21 +196,29 @@ def en_values(body: str) -> str:
     """English values in one form: 7:00 -> 07:00 (as "7 a.m." reads), 45k -> 45000, $2100 -> 2100 dollars, "a day" ->
     daily, 555 123 4567 -> 5551234567, Tue/Thu -> Tuesday Thursday, '21 -> 2021."""
     body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body))
-    body = _BLOOD.sub(lambda m: f"{m.group(1)}{m.group(2)} {'positive' if m.group(3) == '+' else 'negative'}", body)
-    body = _SHORT_YEAR.sub(r"20\1", _DAYS.sub(lambda m: " ".join(_DAY_NAMES[d[:3].casefold()] for d in m.group(0).split("/")), body))
+    body = _BLOOD.sub(
+        lambda m: f"{m.group(1)}{m.group(2)} {'positive' if m.group(3) == '+' else 'negative'}", body
+    )
+    body = _SHORT_YEAR.sub(
+        r"20\1",
+        _DAYS.sub(lambda m: " ".join(_DAY_NAMES[d[:3].casefold()] for d in m.group(0).split("/")), body),
+    )
     return _common(_PER.sub(lambda m: _PER_WORD[m.group(1).casefold()], body))
 
 
 _DAY_NAMES = {d[:3]: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
 _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
 _DAYS = re.compile(rf"\b{_DAY}(?:/{_DAY})+\b", re.IGNORECASE)  # Tue/Thu -> Tuesday Thursday
-_BLOOD = re.compile(r"(blood\s+(?:type|group)\W{0,3}(?:is\s+)?)(AB|A|B|O)\s?([+-])(?![\w+-])", re.IGNORECASE)  # O- -> O negative
+_BLOOD = re.compile(
+    r"(blood\s+(?:type|group)\W{0,3}(?:is\s+)?)(AB|A|B|O)\s?([+-])(?![\w+-])", re.IGNORECASE
+)  # O- -> O negative
 _SHORT_YEAR = re.compile(r"(?<![\w'’])['’]([0-3]\d)\b")  # since '21 -> since 2021
 _ISO_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
 _DOLLARS = re.compile(r"(?<![\w$])(?:US)?\$\s?(\d[\d.]*)")  # $2100 -> 2100 dollars (thousands already joined)
 # How often, one form: "a day", "per day", "/day", "each day" -> "daily" (and weekly, monthly, yearly).
 _PER_WORD = {"day": " daily", "week": " weekly", "month": " monthly", "year": " yearly"}
-_PER = re.compile(r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(day|week|month|year)\b", re.IGNORECASE)
+_PER_WORD |= {"wk": " weekly", "mo": " monthly", "yr": " yearly"}
+_PER = re.compile(r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(day|week|month|year|wk|mo|yr)\b", re.IGNORECASE)
 _ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")
 _EN_K = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[kK](?![a-zA-Z\d])")  # 45k (miles, dollars...)
 # A phone number written in groups (138 1234 5678, 555 012 3456): one value.
