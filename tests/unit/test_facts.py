@@ -709,3 +709,17 @@ def test_how_much_is_no_other_word() -> None:
 
 def test_one_slot_noted_twice_with_another_value_is_an_update() -> None:
     assert decide("家庭住址：朝阳区望京街10号。", "家庭住址：海淀区中关村大街27号", 0.93, 0.918) == "update"
+
+
+def test_a_verb_in_front_narrows_nothing() -> None:
+    assert decide("I have a cat named Mochi.", "User owns a cat called Mochi.", 0.97, 0.989) == "duplicate"
+    assert (
+        decide("The API key is in the vault.", "The old API key is in the vault.", 0.981, 0.980) == "distinct"
+    )
+
+
+def test_versions_and_chinese_month_days_in_one_form() -> None:
+    assert statement("前端用Vue 3开发。").numbers == statement("前端框架：Vue3").numbers == {"3"}
+    assert statement("DB: Postgres v15").numbers == {"15"}
+    assert statement("我6月12日坐MU5101飞上海。").numbers == statement("用户6/12乘东航MU5101去上海").numbers
+    assert statement("booking KX4471").numbers == {"4471"}  # a code stays one word

@@ -16,6 +16,7 @@ word was put in another's place and all else stayed, the bar is high and true sy
 a Civic"), a lower bar serves, since no sentence rebuilt around another thing read as close. Measured on bench/pairs.jsonl
 (bench/pairs.py; README, "Dedup and supersede")."""
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from ..text import has_cjk
 from .frames import TOKEN, in_place, new_count, tagged
 from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES, ZH_SYNONYMS
 from .names import names_differ
-from .statements import EN_OPPOSITES, EN_WORD, Statement, capitalised, statement
+from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem, capitalised, statement
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
 
@@ -248,6 +249,16 @@ def _counts_other_things(old: Statement, new: Statement) -> bool:
     return any(not (units[0][n] & units[1][n]) for n in units[0].keys() & units[1].keys())
 
 
+def _modifies(s: Statement, first_shared: int) -> bool:
+    """English: whether the word before the first shared one stands right before it, as a modifier does ("the old
+    API key"); a verb is followed by an article or more ("owns a cat called Mochi" / "I have a cat named Mochi")."""
+    if s.cjk or first_shared == 0:
+        return True
+    tokens = [_stem(t.casefold()) for t in EN_WORD.findall(s.body)]
+    before, shared = s.words[first_shared - 1], s.words[first_shared]
+    return any(a == before and b == shared for a, b in itertools.pairwise(tokens))
+
+
 def _is_value(word: str) -> bool:
     """Numbers, codes, addresses, versions: never a synonym of anything."""
     return word.startswith("#") or any(ch.isdigit() or ch in "@./" for ch in word)
@@ -310,6 +321,7 @@ def _relate(
             # the same address or code on both sides pins the same thing ("Contact email: x@y.com")
             and not any(_is_value(w) and not w.startswith("#") for w in set(old.words) & set(new.words))
             and not _verbs_only(old, new, Counter(), Counter(new.words[:first_shared]))
+            and _modifies(new, first_shared)
         )
         need = th.addition
         if lost and put:

@@ -183,13 +183,17 @@ _PERCENT_ZH = re.compile(r"百分之([零〇一二两三四五六七八九十百
 
 def zh_values(body: str) -> str:
     """Chinese values in one form: 百分之十二 -> 12%, 7:00 -> 07:00 (as 早上七点 reads), 3万 -> 30000,
-    2028-05-20 -> 2028年5月20日, 138 1234 5678 -> 13812345678."""
+    2028-05-20 and 5/20 -> 2028年5月20日 and 5月20日, 138 1234 5678 -> 13812345678."""
     body = _PERCENT_ZH.sub(
         lambda m: f"{m.group(1) if m.group(1)[0].isdigit() else zh_number(m.group(1))}%", body
     )
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
+    body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
     return _common(body)
+
+
+_ZH_MONTH_DAY = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/([0-2]?\d|3[01])(?![\d/])")  # 6/12 -> 6月12日
 
 
 def en_values(body: str) -> str:
@@ -230,5 +234,12 @@ def _times(number: str, magnitude: int) -> str:
     return str(int(value)) if value.is_integer() else number
 
 
+# A name with its version or model number run together: Vue3 / Vue 3, py3.11 / py 3.11, Mate60; v15 is 15.
+# Codes with longer numbers (KX4471, MU5101) stay one word.
+_NAME_NUMBER = re.compile(r"\b([A-Za-z]{2,})(\d{1,2}(?:\.\d+)?)\b")
+_VERSION = re.compile(r"\bv(\d+(?:\.\d+)*)\b", re.IGNORECASE)
+
+
 def _common(body: str) -> str:
+    body = _VERSION.sub(r"\1", _NAME_NUMBER.sub(r"\1 \2", body))
     return _PHONE.sub(r"\1\2\3", _CLOCK.sub(r"0\1:\2", body))
