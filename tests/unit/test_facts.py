@@ -625,6 +625,7 @@ def test_the_user_in_the_third_person_is_i_to_the_model() -> None:
     assert first_person("The user's manager is Sofia.") == "my manager is Sofia."
     assert first_person("user: I drink my coffee black") == "I drink my coffee black"
     assert first_person("用户的上级：陈总") == "我的上级：陈总"
+    assert first_person("Remind the user the day before.") == "Remind me the day before."
     # "user" naming a thing stays
     assert first_person("The user table has 5 columns.") == "The user table has 5 columns."
     assert first_person("用户表有5列") == "用户表有5列"

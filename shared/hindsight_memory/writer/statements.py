@@ -157,6 +157,15 @@ _FIRST_PERSON_EN = [
     (re.compile(r"\b(?:the )?user's\b", re.I), "my"),
     (re.compile(r"\b(?:the )?user is\b", re.I), "I am"),
     (re.compile(r"\b(?:the )?user has\b", re.I), "I have"),
+    # the object of a verb or preposition is "me" ("Remind the user the day before")
+    (
+        re.compile(
+            r"\b(to|for|with|from|about|of|at|by|remind|tell|call|email|text|ask|give|send|show|help|let|notify|ping)"
+            r"\s+(?:the )?user\b" + _USER_THING_EN,
+            re.I,
+        ),
+        r"\1 me",
+    ),
     (re.compile(r"\b(?:the )?user\b" + _USER_THING_EN, re.I), "I"),
 ]
 _FIRST_PERSON_ZH = re.compile(r"用户(?!表|名|数|量|体验|界面|协议|手册|画像|反馈|群|组|数据|端|侧|态|id|ID)")
