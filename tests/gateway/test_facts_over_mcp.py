@@ -119,6 +119,22 @@ def test_a_restatement_that_says_more_is_merged_in_its_fuller_words(gateway):
     assert m["content"] == "The garage door code is 4417."
 
 
+def test_the_user_in_the_third_person_is_the_same_user_and_one_wallet_is_not_another(gateway):
+    ns = "erin/profile"
+    first = store(gateway, ns, {"content": "User is a vegetarian."})
+    res = store(gateway, ns, {"content": "I am vegetarian."})
+    assert res["deduplicated"] == 1 and res["duplicates_of"] == {res["ids"][0]: first["ids"][0]}
+    # one Chinese word for another of a different length, the frame kept: two facts
+    store(gateway, ns, {"content": "我的支付宝绑定的是建设银行卡。"})
+    res = store(gateway, ns, {"content": "我的微信支付绑定的是建设银行卡。"})
+    assert res["stored"] == 1 and res["deduplicated"] == 0 and res["superseded"] == 0
+    # a time from which the new value holds is a change
+    old = store(gateway, ns, {"content": "My Netflix plan costs $15.49/mo."})
+    res = store(gateway, ns, {"content": "As of this month my Netflix plan costs $17.99/mo."})
+    assert res["supersedes"] == {res["ids"][0]: old["ids"][0]}
+    assert [m["id"] for m in recall(gateway, ns, "how much is netflix?", top_k=3)] == res["ids"]
+
+
 def test_a_qualifier_appended_is_another_fact(gateway):
     ns = "ops/atlas"
     store(gateway, ns, {"content": "Project Atlas uses Postgres."})
