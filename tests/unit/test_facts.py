@@ -730,3 +730,11 @@ def test_what_the_sharper_embedding_reads() -> None:
     assert reading("user: prod DB is on RDS") == "production database is on RDS"
     assert reading("Eye exam on April 9 at 10:30 am.") == "Eye examination on 04-09 at 10:30"
     assert reading("The user's repo") == "my repository"
+
+
+def test_x_not_y_contrasts_and_negates_nothing() -> None:
+    assert not statement("Call me Sam, not Samuel.").negated
+    assert statement("I will come, not sure when.").negated
+    sam = ("Call me Sam, not Samuel.", "User prefers to be addressed as Sam rather than Samuel.")
+    assert decide(*sam, 0.95, 0.95) == "duplicate"
+    assert decide("I eat fish, not meat.", "I eat meat, not fish.", 0.98, 0.98) != "duplicate"

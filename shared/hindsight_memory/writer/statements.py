@@ -60,7 +60,18 @@ _EN_LITOTES = re.compile(
     + r")\b",
     re.IGNORECASE,
 )
-_EN_IDIOMS = [(re.compile(r"\bcan not (?:stand|bear)\b", re.I), "hate")]
+_EN_IDIOMS = [
+    (re.compile(r"\bcan not (?:stand|bear)\b", re.I), "hate"),
+    # "X, not Y" contrasts, as "X rather than Y" does; it negates nothing ("Call me Sam, not Samuel")
+    (
+        re.compile(
+            r",\s*not\s+(?!(?:sure|yet|really|much|very|too|so|quite|always|only|just|even|at|that|because)\b)"
+            r"(?=(?:\w+\s+){0,2}\w+\s*(?:[,.;!?]|$))",
+            re.I,
+        ),
+        ", rather than ",
+    ),
+]
 _NUM_UNIT = re.compile(r"^(\d+(?:[.,:]\d+)*)([a-z]+)$")
 _DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
