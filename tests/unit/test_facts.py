@@ -738,3 +738,17 @@ def test_x_not_y_contrasts_and_negates_nothing() -> None:
     sam = ("Call me Sam, not Samuel.", "User prefers to be addressed as Sam rather than Samuel.")
     assert decide(*sam, 0.95, 0.95) == "duplicate"
     assert decide("I eat fish, not meat.", "I eat meat, not fish.", 0.98, 0.98) != "duplicate"
+
+
+def test_how_often_rates_weekdays_hosts_and_plates_in_one_form() -> None:
+    same = [
+        ("The API rate limit is 100 requests per minute.", "The API is rate-limited to 100 req/min."),
+        ("Replace the furnace filter every three months.", "Replace the furnace filter quarterly."),
+        ("I run three times a week.", "I run 3x/week."),
+        ("每周二、四晚上练瑜伽。", "每周二和周四晚上练瑜伽。"),
+        ("我的车牌号是沪A·8K2Q7。", "我的车牌号是沪A8K2Q7。"),
+        ("The repo is github.com/kestrel-labs/atlas.", "The repo is kestrel-labs/atlas on GitHub."),
+    ]
+    for a, b in same:
+        assert set(statement(a).words) == set(statement(b).words), (a, b)
+    assert statement("周二和四点").numbers == {"2", "04:00"}  # 四点 is a time, not Thursday

@@ -31,6 +31,8 @@ READ_AS = {
     "mins": "minutes",
     "secs": "seconds",
     "appt": "appointment",
+    "req": "requests",
+    "reqs": "requests",
     "appts": "appointments",
     "mgr": "manager",
     "pref": "preference",

@@ -189,10 +189,14 @@ def zh_values(body: str) -> str:
     )
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
+    body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
     return _common(body)
 
 
+_ZH_WEEKDAYS = re.compile(
+    r"周[一二三四五六日天](?:[、和,，及][一二三四五六日天](?![\u4e00-\u9fff]?[点号月]))+"
+)  # 周二、四
 _ZH_MONTH_DAY = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/([0-2]?\d|3[01])(?![\d/])")  # 6/12 -> 6月12日
 
 
@@ -207,9 +211,31 @@ def en_values(body: str) -> str:
         r"20\1",
         _DAYS.sub(lambda m: " ".join(_DAY_NAMES[d[:3].casefold()] for d in m.group(0).split("/")), body),
     )
+    for pattern, repl in _HOW_OFTEN:
+        body = pattern.sub(repl, body)
+    body = _HOST.sub(r"\1 ", _TIMES_X.sub(r"\1 times", body))
     return _common(_PER.sub(lambda m: _PER_WORD[m.group(1).casefold()], body))
 
 
+# How often, in one word where English has several ("every three months" / quarterly).
+_HOW_OFTEN = [
+    (re.compile(p, re.IGNORECASE), w)
+    for p, w in (
+        (r"\bevery (?:3|three) months\b", "quarterly"),
+        (r"\b(?:every (?:6|six) months|twice a year|biannually)\b", "semiannually"),
+        (r"\b(?:every (?:2|two) weeks|every other week|fortnightly)\b", "biweekly"),
+        (r"\bevery (day|week|month|year)\b", "\\1ly"),
+        (r"\bdayly\b", "daily"),
+        (r"/(min|sec|hr)\b", " per \\1"),
+        (r"\bper min\b", "per minute"),
+        (r"\bper sec\b", "per second"),
+        (r"\bper hr\b", "per hour"),
+    )
+]
+_TIMES_X = re.compile(r"\b(\d+)x(?=\b|/)")  # 3x a week -> 3 times a week
+_HOST = re.compile(
+    r"\b(github|gitlab|bitbucket)\.(?:com|org)/", re.IGNORECASE
+)  # github.com/a/b -> github a/b
 _DAY_NAMES = {d[:3]: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
 _DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
 _DAYS = re.compile(rf"\b{_DAY}(?:/{_DAY})+\b", re.IGNORECASE)  # Tue/Thu -> Tuesday Thursday
@@ -240,6 +266,9 @@ _NAME_NUMBER = re.compile(r"\b([A-Za-z]{2,})(\d{1,2}(?:\.\d+)?)\b")
 _VERSION = re.compile(r"\bv(\d+(?:\.\d+)*)\b", re.IGNORECASE)
 
 
+_CODE_DOT = re.compile(r"(?<=[A-Za-z0-9])[·・](?=[A-Za-z0-9])")  # 沪A·8K2Q7 -> 沪A8K2Q7
+
+
 def _common(body: str) -> str:
-    body = _VERSION.sub(r"\1", _NAME_NUMBER.sub(r"\1 \2", body))
+    body = _VERSION.sub(r"\1", _NAME_NUMBER.sub(r"\1 \2", _CODE_DOT.sub("", body)))
     return _PHONE.sub(r"\1\2\3", _CLOCK.sub(r"0\1:\2", body))
