@@ -187,7 +187,9 @@ ROLES = frozenset(
 _LEAD_INS = frozenset(
     """update updated correction note notes fyi ps reminder remember important warning info pref prefs preference
     preferences todo tip tips fact facts status goal goals plan plans appt deadline location address schedule
-    更新 更正 注意 记住 提醒 备注 重要""".split()
+    noted memo memory observation context summary saved logged recorded insight lesson decision constraint
+    requirement rule instruction instructions feedback hobby hobbies allergy allergies diet health autopay
+    更新 更正 注意 记住 提醒 备注 重要 记录 备忘 摘要 偏好 总结 要求 约束 决定 经验""".split()
 )
 # A short Chinese label ending in one of these is a key before its value (牙医预约：..., 座驾：..., 住址：...), not a name.
 _KEY_END_ZH = frozenset("约址话期间号码驾注醒况态标单表型额率点好会票查车")

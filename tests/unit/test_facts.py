@@ -752,3 +752,20 @@ def test_how_often_rates_weekdays_hosts_and_plates_in_one_form() -> None:
     for a, b in same:
         assert set(statement(a).words) == set(statement(b).words), (a, b)
     assert statement("周二和四点").numbers == {"2", "04:00"}  # 四点 is a time, not Thursday
+
+
+def test_agent_notes_read_as_the_user_saying_it() -> None:
+    assert reading("User mentioned they are allergic to shellfish.") == "I am allergic to shellfish."
+    assert reading("用户提到对花生过敏。") == "我对花生过敏。"
+    for note in (
+        "Noted: user's flight to Lisbon departs on March 14.",
+        "记录：用户忌口香菜。",
+        "Autopay: water bill",
+    ):
+        assert statement(note).speaker == "", note  # a label, not a speaker
+    assert not statement("我们每周五下午上线新版本").change  # 新版本 is a release, not news
+
+
+def test_grandparents_and_other_relatives_are_other_people() -> None:
+    assert _people(statement("用户的外婆住在苏州。")) != _people(statement("我外公住在苏州"))
+    assert _people(statement("My grandma lives in Cork")) == {"grandmother"}

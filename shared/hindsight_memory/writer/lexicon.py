@@ -175,6 +175,15 @@ OTHER_PERSON = {
         "neighbour neighbor 邻居",
         "team 团队 我们组 组里 小组",
         "parent 父母 爸妈 我爸妈",
+        "grandmother grandma granny 奶奶 外婆 姥姥",
+        "grandfather grandpa 爷爷 外公 姥爷",
+        "aunt 姑姑 姨妈 舅妈 婶婶",
+        "uncle 叔叔 舅舅 伯伯 姑父 姨父",
+        "cousin 表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹",
+        "nephew 侄子 外甥",
+        "niece 侄女 外甥女",
+        "grandson 孙子 外孙",
+        "granddaughter 孙女 外孙女",
     )
     for w in group.split()
 }

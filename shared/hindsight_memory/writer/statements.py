@@ -94,7 +94,7 @@ _ZH_DIRECTIONS = frozenset("比从到给向")
 _ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
-    r"涨到|涨了|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人)|变成|变为|离职|卖了|取消"
+    r"涨到|涨了|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
 )
 _NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
 _NOT_NEGATION_ZH = re.compile(
@@ -165,6 +165,23 @@ _USER_THING_EN = (
 )
 _FIRST_PERSON_EN = [
     (re.compile(r"^\s*user\s*:\s*", re.I), ""),
+    # what an agent notes the user said is the user saying it ("User mentioned they are allergic ...")
+    (
+        re.compile(
+            r"\b(?:the )?user (?:mentioned|said|says|noted|stated|reported|indicated|shared|explained|told (?:me|us))"
+            r"(?: that)? (?:they|he|she)(?:'re| are)\b",
+            re.I,
+        ),
+        "I am",
+    ),
+    (
+        re.compile(
+            r"\b(?:the )?user (?:mentioned|said|says|noted|stated|reported|indicated|shared|explained|told (?:me|us))"
+            r"(?: that)? (?:they|he|she)\b",
+            re.I,
+        ),
+        "I",
+    ),
     (re.compile(r"\b(?:the )?user's\b", re.I), "my"),
     (re.compile(r"\b(?:the )?user is\b", re.I), "I am"),
     (re.compile(r"\b(?:the )?user has\b", re.I), "I have"),
@@ -179,7 +196,9 @@ _FIRST_PERSON_EN = [
     ),
     (re.compile(r"\b(?:the )?user\b" + _USER_THING_EN, re.I), "I"),
 ]
-_FIRST_PERSON_ZH = re.compile(r"用户(?!表|名|数|量|体验|界面|协议|手册|画像|反馈|群|组|数据|端|侧|态|id|ID)")
+_FIRST_PERSON_ZH = re.compile(
+    r"用户(?:提到|说|表示|称|反馈)?(?!表|名|数|量|体验|界面|协议|手册|画像|反馈|群|组|数据|端|侧|态|id|ID)"
+)
 
 
 def first_person(text: str) -> str:
