@@ -769,3 +769,8 @@ def test_agent_notes_read_as_the_user_saying_it() -> None:
 def test_grandparents_and_other_relatives_are_other_people() -> None:
     assert _people(statement("用户的外婆住在苏州。")) != _people(statement("我外公住在苏州"))
     assert _people(statement("My grandma lives in Cork")) == {"grandmother"}
+
+
+def test_someone_moved_away_announces_a_change() -> None:
+    old, new = "用户的直属领导是王敏。", "王敏调走了，我现在的领导是陈刚"
+    assert statement(new).change and decide(old, new, 0.95, 0.947) != "duplicate"
