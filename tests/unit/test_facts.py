@@ -774,3 +774,18 @@ def test_grandparents_and_other_relatives_are_other_people() -> None:
 def test_someone_moved_away_announces_a_change() -> None:
     old, new = "用户的直属领导是王敏。", "王敏调走了，我现在的领导是陈刚"
     assert statement(new).change and decide(old, new, 0.95, 0.947) != "duplicate"
+
+
+def test_chat_filler_short_years_and_days_and_full_dates() -> None:
+    assert (
+        statement("my sister maya lives in denver btw").words
+        == statement("My sister Maya lives in Denver.").words
+    )
+    assert statement("我老家绵阳的，四川那边").words == statement("我老家绵阳的，四川").words
+    assert not statement("我不吃香菜！！千万别推荐放香菜的菜").numbers  # 千万别 is "by no means", no number
+    assert statement("我生日是92年8月15号").numbers == statement("我生日是1992年8月15日").numbers
+    assert statement("soccer practice wed 17:00").words == statement("soccer practice Wednesday 17:00").words
+    assert statement("I sat down").words == ("sat", "down")  # the verb stays
+    assert statement("born 3/3/2019").numbers == statement("born March 3, 2019").numbers
+    assert statement("on 4/9/2019").body == "on 4/9/2019"  # April 9 or 4 September: left as written
+    assert statement("I'm O-neg").words == statement("I'm O negative").words

@@ -38,7 +38,8 @@ _LIGHT_EN = STOPWORDS | frozenset(
     """am is are was were be been being get gets got go goes going has have had having do does did will would
     shall should can could may might must also really just please remember note fyi noted keep kept called named
     name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
-    one ones very about around roughly approximately usually always currently every each poss user users""".split()
+    one ones very about around roughly approximately usually always currently every each poss user users
+    btw lol ugh anyway anyways haha hah ok okay oh tbh imo honestly basically""".split()
 )
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
@@ -86,7 +87,7 @@ _ZH_NUMBER = re.compile(
 )
 _LIGHT_ZH_WORDS = re.compile(
     r"记住|注意|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
-    r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条年周月])"
+    r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|那边|这边|千万(?=[别不要记])|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条年周月])"
     r"|(?<=[一这那每])[个辆只件位名本张台条部把]"
 )
 _LIGHT_ZH = frozenset("的了是为在吗呢吧啊也就还和与着把被由将我你他她它们个这那有会能要很得地之所其以叫用")

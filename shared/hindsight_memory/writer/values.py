@@ -90,6 +90,10 @@ _EN_DATE = re.compile(
     + (_DAY + r"\s+(?:of\s+)?" + _MONTH + _YEAR).format(n=2)
     + r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d)"
     # 3/14 (a day past 12 says which is the month; 3/4 is left alone), 06/2027 and June 2027 (a month)
+    # 3/3/2019 (the same either way), 3/14/2019 (a day past 12 says which is the month); 4/9/2019 left alone
+    + r"|(?P<d9>[1-9])/(?P<m9>(?P=d9))/(?P<y9>(?:19|20)\d\d)"
+    + r"|(?P<m10>[01]?\d)/(?P<d10>1[3-9]|2\d|3[01])/(?P<y10>(?:19|20)\d\d)"
+    + r"|(?P<amb>[01]?\d/[0-3]?\d/(?:19|20)\d\d)"
     + r"|(?P<m4>[01]?\d)/(?P<d4>1[3-9]|2\d|3[01])"
     # 22/11 (the day first), 9/9 (either way)
     + r"|(?P<d7>1[3-9]|2\d|3[01])/(?P<m7>[01]?\d)|(?P<d8>[1-9])/(?P<m8>(?P=d8))"
@@ -111,7 +115,9 @@ def en_dates(body: str) -> str:
     "2018-03-03"; "Oct 14", "October 14th" -> "10-14"), and "thirty-four" as 34."""
 
     def date(m: re.Match[str]) -> str:
-        n = next((i for i in "123478" if m.group(f"d{i}")), "")
+        if m.group("amb"):
+            return m.group(0)
+        n = next((i for i in ("1", "2", "3", "4", "7", "8", "9", "10") if m.group(f"d{i}")), "")
         if not n:  # a month of a year
             k = "5" if m.group("m5") else "6"
             month, year = m.group(f"m{k}"), m.group(f"y{k}")
@@ -123,7 +129,7 @@ def en_dates(body: str) -> str:
         if month == "may":  # the verb; the month is written May
             return m.group(0)
         month_no = int(month) if month.isdigit() else _MONTHS[month.casefold()]
-        day, year = int(m.group(f"d{n}")), m.group(f"y{n}") if n in "123" else None
+        day, year = int(m.group(f"d{n}")), m.group(f"y{n}") if n in ("1", "2", "3", "9", "10") else None
         if not (1 <= month_no <= 12 and 1 <= day <= 31):
             return m.group(0)
         return f"{year}-{month_no:02d}-{day:02d}" if year else f"{month_no:02d}-{day:02d}"
@@ -189,11 +195,13 @@ def zh_values(body: str) -> str:
     )
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
+    body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
     return _common(body)
 
 
+_ZH_SHORT_YEAR = re.compile(r"(?<![\d.])(\d\d)年(?=\d{1,2}月)")  # 92年8月 -> 1992年8月, 28年3月 -> 2028年3月
 _ZH_WEEKDAYS = re.compile(
     r"周[一二三四五六日天](?:[、和,，及][一二三四五六日天](?![\u4e00-\u9fff]?[点号月]))+"
 )  # 周二、四
@@ -210,6 +218,10 @@ def en_values(body: str) -> str:
     body = _SHORT_YEAR.sub(
         r"20\1",
         _DAYS.sub(lambda m: " ".join(_DAY_NAMES[d[:3].casefold()] for d in m.group(0).split("/")), body),
+    )
+    body = _ONE_DAY.sub(lambda m: _DAY_NAMES[m.group(1)[:3].casefold()], body)
+    body = _BLOOD_SHORT.sub(
+        lambda m: f"{m.group(1)} {'negative' if m.group(2).casefold() == 'neg' else 'positive'}", body
     )
     for pattern, repl in _HOW_OFTEN:
         body = pattern.sub(repl, body)
@@ -232,6 +244,9 @@ _HOW_OFTEN = [
         (r"\bper hr\b", "per hour"),
     )
 ]
+# A weekday written short on its own (wed 17:00); sat and sun only before a time or a number (the verb, the star)
+_ONE_DAY = re.compile(r"\b(mon|tue|tues|wed|thu|thur|thurs|fri|(?:sat|sun)(?=\.?\s*\d))\b\.?", re.IGNORECASE)
+_BLOOD_SHORT = re.compile(r"\b(AB|A|B|O)[- ](neg|pos)\b", re.IGNORECASE)  # O-neg -> O negative
 _TIMES_X = re.compile(r"\b(\d+)x(?=\b|/)")  # 3x a week -> 3 times a week
 _HOST = re.compile(
     r"\b(github|gitlab|bitbucket)\.(?:com|org)/", re.IGNORECASE
