@@ -312,9 +312,10 @@ def side_asked_about(question: str) -> str:
 
 # Where the speaker lives: "I live in Seattle" and "I moved to Portland last month" give one slot two values.
 _RESIDENCE = re.compile(
-    r"^(?:(?:i|we)\s+(?:(?:now|currently|still|just|recently|have|had|finally)\s+)*(?:(?:live|am living|are living|"
-    r"am based|are based)\s+in\s+\w|(?:moved|relocated)\s+(?:back\s+)?to\s+(?-i:[A-Z]))|(?:my|our) (?:home|house|place) is in\s)"
-    r"|^我(?:们)?(?:家)?(?:现在|目前|最近|上个月|上周|去年|今年|已经|刚)*(?:住在|搬到|搬去|搬回|定居在|家在|在.{1,12}住)",
+    r"^(?:(?:i|we|(?:the\s+)?user)\s+(?:(?:now|currently|still|just|recently|have|has|had|finally)\s+)*"
+    r"(?:(?:live|lives|am living|are living|is living|am based|are based|is based)\s+(?:in|at)\s+\w|"
+    r"(?:moved|relocated)\s+(?:back\s+)?to\s+(?-i:[A-Z]))|(?:my|our|user's) (?:home|house|place) is in\s)"
+    r"|^(?:我|用户)(?:们)?(?:家)?(?:现在|目前|最近|上个月|上周|去年|今年|已经|刚)*(?:住在|搬到|搬去|搬回|定居在|家在|在.{1,12}住)",
     re.IGNORECASE,
 )
 

@@ -789,3 +789,12 @@ def test_chat_filler_short_years_and_days_and_full_dates() -> None:
     assert statement("born 3/3/2019").numbers == statement("born March 3, 2019").numbers
     assert statement("on 4/9/2019").body == "on 4/9/2019"  # April 9 or 4 September: left as written
     assert statement("I'm O-neg").words == statement("I'm O negative").words
+
+
+def test_where_the_user_lives_is_one_slot_and_a_slot_may_name_someone() -> None:
+    old, new = "User lives at 12 Elm Street, Apt 3B.", "User's address: 48 Cedar Ave, Unit 7."
+    assert decide(old, new, 0.83, 0.86) == "update"
+    assert decide("User lives in Austin, Texas.", "I live in Austin TX", 0.97, 0.98) == "duplicate"
+    old, new = "User's emergency contact: brother Tom, 555-0198.", "Emergency contact: wife Jen, 555-0233"
+    assert decide(old, new, 0.92, 0.928) == "update"
+    assert decide("My wife's phone: 555-0101", "My phone: 555-0101", 0.95, 0.96) != "update"

@@ -27,7 +27,7 @@ from ..embed import Embedder
 from ..text import has_cjk
 from .frames import TOKEN, in_place, new_count, tagged
 from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES, ZH_SYNONYMS
-from .names import names_differ
+from .names import names_differ, spelled_places
 from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem, capitalised, statement
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
@@ -207,7 +207,15 @@ def _slot(slot: str) -> str:
     slot = slot.casefold()
     for word, same in ZH_SYNONYMS.items():
         slot = slot.replace(word, same)
-    return re.sub(r"[\s\-的]", "", slot)
+    slot = re.sub(r"[\s\-的]", "", slot)
+    return _WHERE_I_LIVE.get(slot, slot)
+
+
+# Where the user lives, however a note names it ("I live in Austin" / "Home address: ...", 住址 / 家庭住址).
+_WHERE_I_LIVE = dict.fromkeys(
+    "address homeaddress homecity currentaddress 住址 家庭住址 家庭地址 家庭住址 居住地 现住址 住处".split(),
+    "residence",
+)
 
 
 # A slot named with a word that only says what kind of value it holds is the same slot ("check-in" / "check-in
@@ -303,6 +311,8 @@ def _relate(
         # another. One only: a word more or less. Neither: the same words, maybe reordered.
         lost = set(old.words) - set(new.words)
         put = set(new.words) - set(old.words)
+        same_place = spelled_places(lost, put)  # "Austin, Texas" / "Austin TX"
+        lost, put = lost - same_place, put - same_place
         if put:  # a change word of the old statement that the new one replaced ("the left drawer" -> "right")
             lost |= old.changes - new.changes
         if not (lost or put):
@@ -351,7 +361,8 @@ def _relate(
             )
     # A different fact, or a new value of the same one.
     shared_entity = bool(old.entities & new.entities)
-    if other_person and not announced:
+    # Whoever a slot's value names is its value ("Emergency contact: brother Tom" / "...: wife Jen")
+    if other_person and not (announced or same_slot):
         return Verdict("distinct", "about someone else")
     if not (announced or same_slot or shared_entity):
         if numbers_changed and new_count(old, new):

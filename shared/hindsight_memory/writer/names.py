@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .statements import EN_WORD, Statement
+from .statements import EN_WORD, Statement, _stem
 
 _SHORT_DAYS_MONTHS = frozenset(
     "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
@@ -127,3 +127,15 @@ def names_differ(old: Statement, new: Statement) -> bool:
     if lost and put:  # two names swapped (two acronyms too: AWS / GCP)
         return True
     return not (_explained(old, lost, b) and _explained(new, put, a))
+
+
+def spelled_places(lost: set[str], put: set[str]) -> set[str]:
+    """The words (as statements compare them, stemmed) that are a place on one side and its code on the other
+    ("texas" / "tx"): one word for another that names nothing new."""
+    found: set[str] = set()
+    for a, b in ((lost, put), (put, lost)):
+        for code in a & _PLACES.keys():
+            stems = {_stem(w) for w in _PLACES[code]}
+            if stems <= b:
+                found |= {code, *stems}
+    return found
