@@ -320,6 +320,15 @@ _RESIDENCE = re.compile(
 )
 
 
+# Where the speaker works: "I work at Stripe" and "I left Stripe, I'm at Shopify now" give one slot two values.
+_WORKPLACE = re.compile(
+    r"^(?:(?:i|we|(?:the\s+)?user)\s+(?:(?:now|currently|still|just)\s+)*(?:work|works|am working|is working)\s+"
+    r"(?:at|for)\s+(?-i:[A-Z])|i\s+(?:just\s+)?(?:started|joined)\s+(?:a\s+new\s+job\s+at\s+)?(?-i:[A-Z]))"
+    r"|^(?:我|用户)(?:现在|目前|已经)*在[^，,。在]{1,10}(?:工作|上班|任职|担任|做(?:前端|后端|开发|测试|产品|运营|设计|销售|算法|数据|研发))",
+    re.IGNORECASE,
+)
+
+
 def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
@@ -328,6 +337,8 @@ def extract_slot(text: str) -> str | None:
     first = _FILLER.sub("", first)
     if _RESIDENCE.match(first):
         return f"{speaker}: residence" if speaker else "residence"
+    if _WORKPLACE.match(first):
+        return f"{speaker}: workplace" if speaker else "workplace"
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
     if not m:
         return None

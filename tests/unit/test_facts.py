@@ -798,3 +798,18 @@ def test_where_the_user_lives_is_one_slot_and_a_slot_may_name_someone() -> None:
     old, new = "User's emergency contact: brother Tom, 555-0198.", "Emergency contact: wife Jen, 555-0233"
     assert decide(old, new, 0.92, 0.928) == "update"
     assert decide("My wife's phone: 555-0101", "My phone: 555-0101", 0.95, 0.96) != "update"
+
+
+def test_where_the_user_works_is_one_slot() -> None:
+    from hindsight_memory.text import extract_slot
+
+    for text in (
+        "I work at Deloitte as a senior consultant.",
+        "User works at Stripe.",
+        "我在华为做测试工程师。",
+    ):
+        assert extract_slot(text) == "workplace", text
+    assert extract_slot("我在家做饭") is None and extract_slot("I work from home on Fridays") is None
+    assert (
+        decide("我在华为做测试工程师。", "已经从华为离职了，现在在字节做产品经理。", 0.9, 0.906) == "update"
+    )
