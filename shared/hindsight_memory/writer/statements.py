@@ -164,25 +164,15 @@ _USER_THING_EN = (
     r"story|stories|agent|agents|group|groups|guide|base|input|manual|profile|profiles|settings|session|sessions|"
     r"record|records|role|roles|research|testing|flow|journey|count|list|login|management|api|db|database)\b)"
 )
+# what an agent notes the user said is the user saying it ("User mentioned they are allergic ...")
+_REPORTED = (
+    r"\b(?:the )?user (?:mentioned|said|says|noted|stated|reported|indicated|shared|explained|told (?:me|us))"
+    r"(?: that)? (?:they|he|she)"
+)
 _FIRST_PERSON_EN = [
     (re.compile(r"^\s*user\s*:\s*", re.I), ""),
-    # what an agent notes the user said is the user saying it ("User mentioned they are allergic ...")
-    (
-        re.compile(
-            r"\b(?:the )?user (?:mentioned|said|says|noted|stated|reported|indicated|shared|explained|told (?:me|us))"
-            r"(?: that)? (?:they|he|she)(?:'re| are)\b",
-            re.I,
-        ),
-        "I am",
-    ),
-    (
-        re.compile(
-            r"\b(?:the )?user (?:mentioned|said|says|noted|stated|reported|indicated|shared|explained|told (?:me|us))"
-            r"(?: that)? (?:they|he|she)\b",
-            re.I,
-        ),
-        "I",
-    ),
+    (re.compile(_REPORTED + r"(?:'re| are)\b", re.I), "I am"),
+    (re.compile(_REPORTED + r"\b", re.I), "I"),
     (re.compile(r"\b(?:the )?user's\b", re.I), "my"),
     (re.compile(r"\b(?:the )?user is\b", re.I), "I am"),
     (re.compile(r"\b(?:the )?user has\b", re.I), "I have"),
