@@ -213,7 +213,7 @@ def _slot(slot: str) -> str:
 
 # Where the user lives, however a note names it ("I live in Austin" / "Home address: ...", 住址 / 家庭住址).
 _WHERE_I_LIVE = dict.fromkeys(
-    "address homeaddress homecity currentaddress 住址 家庭住址 家庭地址 家庭住址 居住地 现住址 住处".split(),
+    "address homeaddress homecity currentaddress 住址 家庭住址 家庭地址 居住地 现住址 住处".split(),
     "residence",
 )
 

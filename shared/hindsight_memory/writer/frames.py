@@ -83,7 +83,7 @@ def _word_in_place(old: Statement, new: Statement) -> bool:
         return False
     _, i1, i2, j1, j2 = changed[0]
     # inside the frame, or up to two words at the end after three kept (最喜欢的运动是羽毛球 / 最爱的运动：网球)
-    return i1 > 0 and i2 < len(a) or i1 >= 3 and j2 == len(b) and max(i2 - i1, j2 - j1) <= 2
+    return (i1 > 0 and i2 < len(a)) or (i1 >= 3 and j2 == len(b) and max(i2 - i1, j2 - j1) <= 2)
 
 
 _DEGREE_ZH = frozenset("比较 挺 很 蛮 非常 特别 十分 相当".split())  # how much, not what: 喜欢 / 比较喜欢
