@@ -89,11 +89,11 @@ _EN_DATE = re.compile(
     + r"|"
     + (_DAY + r"\s+(?:of\s+)?" + _MONTH + _YEAR).format(n=2)
     + r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d)"
-    # 3/14 (a day past 12 says which is the month; 3/4 is left alone), 06/2027 and June 2027 (a month)
     # 3/3/2019 (the same either way), 3/14/2019 (a day past 12 says which is the month); 4/9/2019 left alone
     + r"|(?P<d9>[1-9])/(?P<m9>(?P=d9))/(?P<y9>(?:19|20)\d\d)"
     + r"|(?P<m10>[01]?\d)/(?P<d10>1[3-9]|2\d|3[01])/(?P<y10>(?:19|20)\d\d)"
     + r"|(?P<amb>[01]?\d/[0-3]?\d/(?:19|20)\d\d)"
+    # 3/14 (a day past 12 says which is the month; 3/4 is left alone), 06/2027 and June 2027 (a month)
     + r"|(?P<m4>[01]?\d)/(?P<d4>1[3-9]|2\d|3[01])"
     # 22/11 (the day first), 9/9 (either way)
     + r"|(?P<d7>1[3-9]|2\d|3[01])/(?P<m7>[01]?\d)|(?P<d8>[1-9])/(?P<m8>(?P=d8))"
