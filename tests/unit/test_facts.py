@@ -811,3 +811,10 @@ def test_where_the_user_works_is_one_slot() -> None:
         assert extract_slot(text) == "workplace", text
     assert extract_slot("我在家做饭") is None and extract_slot("I work from home on Fridays") is None
     assert decide("我在字节跳动做前端开发。", "用户目前在美团担任前端工程师。", 0.92, 0.92) == "update"
+
+
+def test_the_sharper_reading_of_a_long_text_is_its_beginning() -> None:
+    from hindsight_memory.writer.statements import READING_CHARS
+
+    long = "The deploy runbook says to drain the node first. " * 400
+    assert len(reading(long)) <= READING_CHARS + 100 and reading(long).startswith("The deploy runbook")

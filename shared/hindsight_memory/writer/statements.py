@@ -208,11 +208,16 @@ _SHORT_FORMS = re.compile(
 )
 
 
+# The sharper reading of a long text stops here: embedding 15,000 characters whole took tens of seconds, and a long
+# text is split into passages that must each agree before it merges (writer/storing.py), so its beginning suffices.
+READING_CHARS = 2000
+
+
 def reading(text: str) -> str:
     """What the sharper (query-side) embedding of a text reads: the text as its statement reads it (no speaker,
     contractions expanded, dates, times and amounts in one form), the user as "I", short forms spelled out ("prod
-    DB" / "production database")."""
-    body = first_person(statement(text).body.replace(" poss", "'s"))
+    DB" / "production database"); of a long text, its beginning."""
+    body = first_person(statement(text[:READING_CHARS]).body.replace(" poss", "'s"))
     return _SHORT_FORMS.sub(lambda m: READ_AS[m.group(1).casefold()], body)
 
 
