@@ -818,3 +818,17 @@ def test_the_sharper_reading_of_a_long_text_is_its_beginning() -> None:
 
     long = "The deploy runbook says to drain the node first. " * 400
     assert len(reading(long)) <= READING_CHARS + 100 and reading(long).startswith("The deploy runbook")
+
+
+def test_a_promotion_or_a_switch_of_food_is_a_change() -> None:
+    assert (
+        decide(
+            "User is a senior engineer at Shopify.",
+            "User was promoted to staff engineer at Shopify.",
+            0.95,
+            0.954,
+        )
+        != "duplicate"
+    )
+    assert statement("用户升职了，现在是阿里的技术专家。").change
+    assert decide("旺财吃的是皇家狗粮。", "按兽医建议，旺财现在改吃渴望狗粮。", 0.94, 0.943) != "duplicate"

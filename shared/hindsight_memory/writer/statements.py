@@ -50,6 +50,7 @@ _CHANGE_EN = re.compile(
     r"went (?:up|down)|grown(?!\s+up)|grew(?!\s+up)|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
     r"migrated|relocated|upped|bumped|swapped|"
     r"left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became|"
+    r"promoted|demoted|retired|graduated|hired|"
     # a time from which the value holds ("as of this week", "from next month", "starting Monday")
     r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"
     r"going forward|from here on)\b",
@@ -95,7 +96,7 @@ _ZH_DIRECTIONS = frozenset("比从到给向")
 _ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
-    r"涨到|涨了|调走|换人|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
+    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
 )
 _NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
 _NOT_NEGATION_ZH = re.compile(
