@@ -738,6 +738,7 @@ def test_x_not_y_contrasts_and_negates_nothing() -> None:
     sam = ("Call me Sam, not Samuel.", "User prefers to be addressed as Sam rather than Samuel.")
     assert decide(*sam, 0.95, 0.95) == "duplicate"
     assert decide("I eat fish, not meat.", "I eat meat, not fish.", 0.98, 0.98) != "duplicate"
+    assert not statement("Frontend repo package manager is pnpm (don't use npm).").negated
 
 
 def test_how_often_rates_weekdays_hosts_and_plates_in_one_form() -> None:

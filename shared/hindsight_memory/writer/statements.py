@@ -73,6 +73,8 @@ _EN_IDIOMS = [
         ),
         ", rather than ",
     ),
+    # and so does "(not Y)", "(don't use Y)" after X: "We use pnpm (don't use npm)"
+    (re.compile(r"\(\s*(?:do not|not)\s+(?:use\s+)?(?=[^()]{1,30}\))", re.I), "(rather than "),
 ]
 _NUM_UNIT = re.compile(r"^(\d+(?:[.,:]\d+)*)([a-z]+)$")
 _DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
