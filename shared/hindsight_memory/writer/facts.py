@@ -26,9 +26,9 @@ from typing import Literal
 from ..embed import Embedder
 from ..text import has_cjk
 from .frames import TOKEN, in_place, new_count, tagged
-from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES, ZH_SYNONYMS
+from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES
 from .names import names_differ, spelled_places
-from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem, capitalised, statement
+from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
 
@@ -204,10 +204,7 @@ def _same_speaker(a: str, b: str) -> bool:
 
 def _slot(slot: str) -> str:
     """A fact slot as compared: "home Wi-Fi password" / "home wifi password", 默认的Node版本 / 默认Node版本."""
-    slot = slot.casefold()
-    for word, same in ZH_SYNONYMS.items():
-        slot = slot.replace(word, same)
-    slot = re.sub(r"[\s\-的]", "", slot)
+    slot = re.sub(r"[\s\-的]", "", one_meaning(slot.casefold()))
     return _WHERE_I_LIVE.get(slot, slot)
 
 

@@ -7,10 +7,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
-from .lexicon import ZH_SYNONYMS
-from .statements import Statement, _stem
+from .statements import Statement, _stem, one_meaning
 
 Opcode = tuple[str, int, int, int, int]
 _IN_PLACE_MAX = 400  # tokens
@@ -26,6 +25,12 @@ class Alignment:
     old: list[str]
     new: list[str]
     ops: Sequence[Opcode]
+
+    @cached_property
+    def changed(self) -> list[Opcode]:
+        """The ops that change a compared token (用户 for 我, folded to nothing, changes nothing)."""
+        a, b = self.old, self.new
+        return [op for op in self.ops if op[0] != "equal" and any(a[op[1] : op[2]] + b[op[3] : op[4]])]
 
 
 def in_place(old: Statement, new: Statement) -> bool:
@@ -43,9 +48,7 @@ def in_place(old: Statement, new: Statement) -> bool:
 
 
 def _frame_kept(lined: Alignment, cjk: bool) -> bool:
-    a, b = lined.old, lined.new
-    # 用户 for 我 changes nothing
-    changed = [op for op in lined.ops if op[0] != "equal" and any(a[op[1] : op[2]] + b[op[3] : op[4]])]
+    a, b, changed = lined.old, lined.new, lined.changed
     if not all(tag == "replace" for tag, *_ in changed):
         return False  # words added or dropped: a sentence rebuilt
     if cjk:  # a Chinese word put in another's place may be a character longer or shorter (办公室 / 仓库)
@@ -65,12 +68,16 @@ def _frame_kept(lined: Alignment, cjk: bool) -> bool:
 def _last_phrase(lined: Alignment) -> bool:
     """English: a phrase of up to three words for another at the end, after at least three words kept ("I pay $120
     a month for car insurance" / "... for my phone plan")."""
-    a, b = lined.old, lined.new
-    changed = [op for op in lined.ops if op[0] != "equal" and any(a[op[1] : op[2]] + b[op[3] : op[4]])]
-    if len(changed) != 1:
+    if len(lined.changed) != 1:
         return False
-    tag, i1, i2, j1, j2 = changed[0]
-    return tag == "replace" and i1 >= 3 and i2 == len(a) and j2 == len(b) and max(i2 - i1, j2 - j1) <= 3
+    tag, i1, i2, j1, j2 = lined.changed[0]
+    return (
+        tag == "replace"
+        and i1 >= 3
+        and i2 == len(lined.old)
+        and j2 == len(lined.new)
+        and max(i2 - i1, j2 - j1) <= 3
+    )
 
 
 def _word_in_place(old: Statement, new: Statement) -> bool:
@@ -92,10 +99,8 @@ _DEGREE_ZH = frozenset("比较 挺 很 蛮 非常 特别 十分 相当".split())
 def _zh_words(text: str) -> list[str]:
     """jieba's words, punctuation aside, one word for words of one meaning (最爱 / 最喜欢), the user named either
     way one subject (用户的 / 我)."""
-    for word, same in ZH_SYNONYMS.items():
-        text = text.replace(word, same)
     out: list[str] = []
-    for w, _ in tagged(text):
+    for w, _ in tagged(one_meaning(text)):
         w = "我" if w == "用户" else w
         if TOKEN.search(w) and w not in _DEGREE_ZH and not (w == "的" and out[-1:] == ["我"]):
             out.append(w)

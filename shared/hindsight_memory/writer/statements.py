@@ -130,12 +130,7 @@ class Statement:
 
 def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str | None = None) -> Statement:
     """The parts of `text` the decision reads; `slot`: the fact slot the client named (else read from the text)."""
-    t = normalize(text)
-    speaker, body = speaker_of(t)
-    cjk = has_cjk(body)
-    # Contractions expanded ("can't" -> "can not") and negated qualities read as their opposites, once: the words,
-    # the negation and the change words below all read this body.
-    body = _litotes(body, cjk)
+    t, speaker, body, cjk = _read(text)
     words, numbers, directions = _zh_words(body) if cjk else _en_words(body)
     raw = EN_WORD.findall(body)
     changes = (_CHANGE_ZH if cjk else _CHANGE_EN).findall(body)
@@ -154,6 +149,16 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
         changes=frozenset(c.casefold() for c in changes),
         body=body,
     )
+
+
+def _read(text: str) -> tuple[str, str, str, bool]:
+    """The text normalised, its speaker, its body and whether it is Chinese. Contractions expanded ("can't" -> "can
+    not") and negated qualities read as their opposites, once: the words, the negation and the change words of a
+    statement all read this body."""
+    t = normalize(text)
+    speaker, body = speaker_of(t)
+    cjk = has_cjk(body)
+    return t, speaker, _litotes(body, cjk), cjk
 
 
 def capitalised(words: list[str]) -> tuple[str, ...]:
@@ -220,8 +225,15 @@ def reading(text: str) -> str:
     """What the sharper (query-side) embedding of a text reads: the text as its statement reads it (no speaker,
     contractions expanded, dates, times and amounts in one form), the user as "I", short forms spelled out ("prod
     DB" / "production database"); of a long text, its beginning."""
-    body = first_person(statement(text[:READING_CHARS]).body.replace(" poss", "'s"))
+    body = first_person(_read(text[:READING_CHARS])[2].replace(" poss", "'s"))
     return _SHORT_FORMS.sub(lambda m: READ_AS[m.group(1).casefold()], body)
+
+
+def one_meaning(text: str) -> str:
+    """Chinese words of one meaning written as one (老婆 -> 妻子, 最爱 -> 最喜欢, 大夫 -> 医生)."""
+    for word, same in ZH_SYNONYMS.items():
+        text = text.replace(word, same)
+    return text
 
 
 def _expand(text: str) -> str:
@@ -299,9 +311,7 @@ EN_OPPOSITES = {frozenset((_stem(a), _stem(b))) for a, b in EN_OPPOSITE.items()}
 
 def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
     numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
-    text = _CHANGE_ZH.sub(" ", _LIGHT_ZH_WORDS.sub(" ", body))
-    for word, same in ZH_SYNONYMS.items():
-        text = text.replace(word, same)
+    text = one_meaning(_CHANGE_ZH.sub(" ", _LIGHT_ZH_WORDS.sub(" ", body)))
     out: list[str] = []
     # Whose it is: the content character before 的 ("小王的经理是小李" / "小李的经理是小王" swap the possessor).
     directions: list[tuple[str, str]] = [
