@@ -2,6 +2,7 @@
 time and idempotency key), and what became of it after (`store_status`, by the ids the call returned;
 `wait_visible`, for `wait=true` against a remote writer)."""
 
+import re
 import time
 from datetime import datetime
 from typing import Any
@@ -12,7 +13,7 @@ from .models import Kind, MemoryCreate
 from .namespaces import validate_namespace
 from .standing import STANDING_TAG, standing_statement
 from .storage.lance import COLD, EVENTS, LanceStore
-from .text import normalize
+from .text import ROLES, normalize, with_speaker
 from .writer.messages import PreparedItem, idempotency_key, memory_id
 
 
@@ -36,6 +37,10 @@ def prepare_item(
         raise LimitExceeded(f"metadata larger than {settings.max_metadata_bytes} bytes")
     if item.kind == Kind.working and not item.session_id:
         raise InvalidInput("working memory needs a session_id")
+    speaker = _speaker(item)
+    if speaker:
+        content = with_speaker(content, speaker)
+        item = item.model_copy(update={"content": content})  # two speakers' "Yes." are two turns
     by_arrival = not item.idempotency_key and item.occurred_at is None
     idem = idempotency_key(namespace, item, now if by_arrival else None, index)
     tags = item.tags
@@ -53,6 +58,22 @@ def prepare_item(
         key_from_arrival=by_arrival,
         call=call,
     )
+
+
+_NOT_A_NAME = re.compile(r"[:：\r\n]")
+
+
+def _speaker(item: MemoryCreate) -> str | None:
+    """Who said the item: its `speaker`, else a `speaker` name or a `role` ("user", "assistant") its metadata
+    gives; metadata is the client's own, so a value that is no name is left alone there, not refused."""
+    if item.speaker:
+        return item.speaker
+    said, role = item.metadata.get("speaker"), item.metadata.get("role")
+    if isinstance(said, str) and 0 < len(said.strip()) <= 64 and not _NOT_A_NAME.search(said):
+        return said
+    if isinstance(role, str) and role.strip().casefold() in ROLES:
+        return role.strip()
+    return None
 
 
 def store_status(store: LanceStore, namespace: str, ids: list[str]) -> dict[str, Any]:

@@ -117,6 +117,14 @@ class MemoryCreate(_Strict):
     source_ids: list[MemoryId] = Field(
         default_factory=list, max_length=256, description="Events this was derived from"
     )
+    speaker: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        pattern=r"^[^:：\r\n]+$",
+        description="Who said it ('user', 'assistant', 'Caroline'); kept as 'speaker: content' unless the content "
+        "starts with its speaker (also read from metadata.speaker)",
+    )
 
     @field_validator("tags", "entities")
     @classmethod

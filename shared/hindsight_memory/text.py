@@ -276,6 +276,18 @@ def speaker_label(text: str) -> str:
     return m.group(1).casefold() if m else ""
 
 
+def with_speaker(content: str, speaker: str) -> str:
+    """The content as its speaker said it ("Caroline: I went to a support group."), unless it opens with a speaker
+    already. Who said a turn is part of what it means ("my dog" is Caroline's dog): embedded, indexed and compared
+    with the words, as a label in the content would be."""
+    name = normalize(speaker)
+    if name.isascii() and name.islower() and name.casefold() not in ROLES:
+        name = name.title()  # a name is told from a word by its capital
+    if not name or content.casefold().startswith(f"{name.casefold()}:") or speaker_of(content)[0]:
+        return content
+    return f"{name}: {content}"
+
+
 def _as_word(name: str, tail: str = "") -> str:
     """A pattern for `name` as a whole word (then `tail`), not inside another ("Carol" in "Carolina")."""
     return rf"(?<![^\W_]){re.escape(name)}{tail}(?![^\W_])"

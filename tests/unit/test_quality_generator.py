@@ -285,8 +285,8 @@ def test_harness_scores_a_toy_keyword_store_sensibly(small):
     # THEN each conversation went to its own namespace with the documented item shape
     assert len({ns for ns, _ in store.calls}) == len(small.conversations)
     item = store.calls[0][1][0]
-    assert set(item) == {"content", "occurred_at", "session_id", "metadata", "kind", "context"}
-    assert item["content"].startswith("user: ") and item["kind"] == "episodic"
+    assert set(item) == {"content", "speaker", "occurred_at", "session_id", "metadata", "kind", "context"}
+    assert item["speaker"] == "user" and item["kind"] == "episodic"
     assert item["occurred_at"].tzinfo is not None and "turn_id" in item["metadata"]
     # AND keyword overlap finds most single facts, while scores stay probabilities
     assert report.score("bm25", "single_fact").recall[10] >= 0.6

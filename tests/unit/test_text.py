@@ -12,6 +12,7 @@ from hindsight_memory.text import (
     side_asked_about,
     side_of_turn,
     value_tokens,
+    with_speaker,
     without_name,
 )
 
@@ -22,6 +23,27 @@ def test_normalize_folds_width_and_whitespace():
 
 def test_chinese_runs_are_segmented_into_words_for_full_text_search():
     assert "故宫" in fts_text("我上周去了北京的故宫").split()
+
+
+@pytest.mark.parametrize(
+    ("content", "speaker", "kept"),
+    [
+        ("My dog is called Biscuit.", "Caroline", "Caroline: My dog is called Biscuit."),
+        ("Yes.", "user", "user: Yes."),
+        ("hi there", "maya lee", "Maya Lee: hi there"),  # a name keeps its capital: it is read as one
+        ("我对花生过敏", "小雨", "小雨: 我对花生过敏"),
+        ("Update: my budget is 8000 yuan now", "user", "user: Update: my budget is 8000 yuan now"),
+        # the content names its speaker already
+        ("Caroline: My dog is called Biscuit.", "caroline", "Caroline: My dog is called Biscuit."),
+        (
+            "assistant: Here is the plan for the week ahead.",
+            "Melanie",
+            "assistant: Here is the plan for the week ahead.",
+        ),
+    ],
+)
+def test_a_turn_is_kept_as_its_speaker_said_it(content, speaker, kept):
+    assert with_speaker(content, speaker) == kept
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,8 @@ def cmd_store(args: argparse.Namespace) -> int:
         item["session_id"] = args.session
     if args.occurred_at:
         item["occurred_at"] = args.occurred_at
+    if args.speaker:
+        item["speaker"] = args.speaker
     svc = _service(args)
     try:
         res = svc.store_memories(

@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--entity", action="append")
     s.add_argument("--importance", type=float, default=0.5)
     s.add_argument("--occurred-at")
+    s.add_argument("--speaker", help="who said it: kept as 'speaker: content'")
     s.set_defaults(fn=cmd_store)
 
     s = sub.add_parser("recall", help="recall memories for a query")

@@ -107,7 +107,8 @@ class QualityReport:
 
 
 def turn_items(conv: Conversation) -> list[dict[str, Any]]:
-    """The store payload for one conversation: one episodic memory per turn, tagged with its turn id."""
+    """The store payload for one conversation: one episodic memory per turn, with its speaker, tagged with its
+    turn id."""
     items = []
     for s in conv.sessions:
         day = s.started_at.date().isoformat()
@@ -115,7 +116,8 @@ def turn_items(conv: Conversation) -> list[dict[str, Any]]:
         for t in s.turns:
             items.append(
                 {
-                    "content": f"{t.role}: {t.text}",
+                    "content": t.text,
+                    "speaker": t.role,  # kept as "role: text" (or "Maya: text"), as a client would give it
                     "occurred_at": t.occurred_at,
                     "session_id": t.session_id,
                     "metadata": {"turn_id": t.turn_id},
