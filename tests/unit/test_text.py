@@ -4,6 +4,7 @@ import pytest
 
 from hindsight_memory.standing import standing_kind, trigger_share
 from hindsight_memory.text import (
+    QueryTerms,
     extract_slot,
     fts_text,
     key,
@@ -173,3 +174,20 @@ def test_a_standing_statement_is_an_instruction_or_a_preference(text, kind):
 )
 def test_the_topic_an_instruction_is_for(instruction, query, share):
     assert trigger_share(instruction, query) == pytest.approx(share)
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "as_written", "inflected"),
+    [
+        ("Where did Maya move to?", "Maya: I moved to Lisbon", 0.5, 1.0),
+        ("running shoes", "I run in a new shoe", 0.0, 1.0),
+        ("studies", "she studied law", 0.0, 1.0),
+        ("classes", "two classes a week", 1.0, 1.0),
+        ("cars", "a career in sales", 0.0, 0.0),  # a form of the word, not any word that starts like it
+        ("猫 cats", "我的猫", 0.5, 0.5),
+    ],
+)
+def test_a_query_word_counts_in_a_text_as_written_or_in_another_form(query, text, as_written, inflected):
+    terms = QueryTerms(query)
+    assert terms.coverage(text) == as_written
+    assert terms.coverage(text, inflected=True) == inflected
