@@ -833,3 +833,27 @@ def test_a_promotion_or_a_switch_of_food_is_a_change() -> None:
     )
     assert statement("用户升职了，现在是阿里的技术专家。").change
     assert decide("旺财吃的是皇家狗粮。", "按兽医建议，旺财现在改吃渴望狗粮。", 0.94, 0.943) != "duplicate"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # a relation given a name the other statement also names says who that person is
+        (
+            "Daughter Maya has swim practice on Tuesdays at 5 pm.",
+            "Maya has swim practice on Tuesdays at 5 pm.",
+            "duplicate",
+        ),
+        ("My manager, Dana Whitfield, works from Boston.", "Dana Whitfield works from Boston.", "duplicate"),
+        ("User's wife, Hannah, is a pediatric nurse.", "Hannah is a pediatric nurse.", "duplicate"),
+        ("女儿朵朵对芒果过敏。", "朵朵对芒果过敏。", "duplicate"),
+        ("我的直属领导是王芳。", "王芳是我的直属领导。", "duplicate"),
+        # someone related to the one named is someone else
+        ("Anna lives in Berlin.", "Anna's daughter lives in Berlin.", "distinct"),
+        ("My daughter lives in Berlin.", "Anna lives in Berlin.", "distinct"),
+        ("小李在学日语。", "小李的妹妹在学日语。", "distinct"),
+        ("王芳住在杭州。", "王芳的父母住在杭州。", "distinct"),
+    ],
+)
+def test_a_relation_that_names_the_same_person_is_no_one_else(old, new, relation):
+    assert decide(old, new, cosine=0.95, sharper=0.96) == relation

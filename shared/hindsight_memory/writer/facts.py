@@ -27,7 +27,7 @@ from ..embed import Embedder
 from ..text import has_cjk
 from .frames import TOKEN, in_place, new_count, tagged
 from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES
-from .names import names_differ, spelled_places
+from .names import named_person, names_differ, spelled_places
 from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
@@ -301,7 +301,12 @@ def _relate(
     # a change word the old statement does not have ("9点半开始" / "改成10点15": 开始 there only says when)
     announced = (new.change and not old.change) or bool(new.changes - old.changes - _SOFT_CHANGES)
     negation_changed = old.negated != new.negated
-    other_person = _people(old) != _people(new)
+    people = _people(old), _people(new)
+    # "My manager is Dana" / "I report to Dana": the relation names Dana, whom the other also names
+    named = (not people[1] and named_person(old.text, new.text)) or (
+        not people[0] and named_person(new.text, old.text)
+    )
+    other_person = people[0] != people[1] and not named
     if not (numbers_changed or negation_changed or turned or other_person):
         # What each side says that the other does not, regardless of word order and of repeats (a word the other
         # also has, elsewhere, names nothing new: 王老师教数学 / 王老师是数学老师). Both: a word stands in for

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..text import ZH_SURNAMES, has_cjk
+from .lexicon import OTHER_PERSON
 from .statements import EN_WORD, Statement, _stem
 
 _SHORT_DAYS_MONTHS = frozenset(
@@ -139,3 +141,33 @@ def spelled_places(lost: set[str], put: set[str]) -> set[str]:
             if stems <= b:
                 found |= {code, *stems}
     return found
+
+
+# Words between a relation and the name it is given: "wife's name is Priya", "manager is Dana", "son named Leo".
+_TO_NAME = frozenset("s name is named called the".split())
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def named_person(text: str, other: str) -> bool:
+    """Whether `text` gives a relation the name of someone `other` names too ("Daughter Maya has swim practice" /
+    "Maya swims Tue & Thu", 女儿朵朵 / 朵朵): then "daughter" names no one else, it says who Maya is."""
+    if has_cjk(text):
+        for word in OTHER_PERSON:
+            at = text.find(word) if has_cjk(word) else -1
+            if at >= 0:
+                name = text[at + len(word) :].removeprefix("是")[:2]
+                # a name: a surname first (李静, 小王) or a doubled character (朵朵); 妹妹在学 is no name
+                named = len(name) == 2 and (name[0] in ZH_SURNAMES + "小老阿" or name[0] == name[1])
+                if named and has_cjk(name) and name in other:
+                    return True
+        return False
+    words, said = _LETTERS.findall(text), {w.casefold() for w in _LETTERS.findall(other)}
+    folded = [w.casefold() for w in words]
+    for i, w in enumerate(folded):
+        if w in OTHER_PERSON or w.rstrip("s") in OTHER_PERSON:
+            name = next(
+                (words[j] for j in range(i + 1, min(i + 5, len(words))) if folded[j] not in _TO_NAME), ""
+            )
+            if name[:1].isupper() and name.casefold() in said and name.casefold() not in OTHER_PERSON:
+                return True
+    return False
