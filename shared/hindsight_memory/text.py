@@ -100,67 +100,6 @@ def terms(text: str) -> list[str]:
     return [w for w in words if w not in STOPWORDS and (len(w) > 1 or has_cjk(w))]
 
 
-class QueryTerms:
-    """A query's content words, and how many of them a text contains. Matching the few query words against a
-    text is far cheaper than segmenting the text into its own words (which a long memory or a Chinese one costs
-    milliseconds for), and agrees with it: a word counts when it stands whole in the text (Chinese words: as a
-    substring, since the text is not segmented)."""
-
-    def __init__(self, query: str) -> None:
-        self.terms = frozenset(terms(query))  # terms() normalises the query
-        self._cjk = [t for t in self.terms if has_cjk(t)]
-        latin = sorted((t for t in self.terms if not has_cjk(t)), key=len, reverse=True)
-        # two named groups per word (as written, then in its other forms), so a match says which word and how
-        self._names = {f"w{i}": t for i, t in enumerate(latin)}
-        self._latin = (
-            re.compile(
-                r"(?<![^\W_])(?:"
-                + "|".join(f"(?P<e{n}>{re.escape(t)})" for n, t in self._names.items())
-                + "|"
-                + "|".join(f"(?P<f{n}>{_forms(t)})" for n, t in self._names.items())
-                + r")(?![^\W_])"
-            )
-            if latin
-            else None
-        )
-
-    def coverage(self, text: str, inflected: bool = False) -> float:
-        """Share of the query's content words found in `text` (normalised; 0 for a query without any); with
-        `inflected`, an English word also counts in another form ("move" in "moved")."""
-        if not self.terms:
-            return 0.0
-        folded = text.casefold()  # stored text is normalised already
-        found = {t for t in self._cjk if t in folded}
-        if self._latin is not None:
-            for m in self._latin.finditer(folded):
-                group = m.lastgroup or ""
-                if group.startswith("e") or inflected:
-                    found.add(self._names[group[1:]])
-        return len(found) / len(self.terms)
-
-
-_SUFFIXES = ("ing", "ed", "es", "s")
-
-
-def _forms(word: str) -> str:
-    """A pattern for an English word in its inflected forms ("move": moves, moved, moving; "run": running), as
-    the full-text index's stemmer would fold them; short words and other scripts stand as written."""
-    root = word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
-            root = word[: -len(suffix)]
-            break
-    if not (root.isascii() and root.isalpha()) or len(root) < 3:
-        return re.escape(word)
-    if root[-1] in "iy" and len(root) > 3:  # study, studies, studied
-        return re.escape(root[:-1]) + "(?:y|ies|ied|ying)"
-    silent_e = root[-1] == "e" and len(root) > 3  # move, moving
-    doubled = root[-1] == root[-2] and root[-1] not in "aeiouls"  # running
-    if silent_e or doubled:
-        root = root[:-1]
-    return re.escape(root) + f"(?:{re.escape(root[-1])})?(?:e|es|ed|ing|s|d)?"
-
-
 def value_tokens(text: str) -> frozenset[str]:
     """Numbers and number-like values: two texts that differ only here state different facts."""
     return frozenset(_NUMBER.findall(normalize(text)))
@@ -236,6 +175,9 @@ ZH_SURNAMES = (
 _NAME = re.compile(r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}")
 
 
+_LABEL_IN = re.compile(r"[:：](?!\d)|(?<!\d)[:：]")  # "Caroline: Note: ..."; the colon of "18:00" is no label
+
+
 def speaker_of(text: str) -> tuple[str, str]:
     """Split a leading speaker label off a sentence: ("caroline", "I went ...") or ("", text). A label is a role
     ("user", "助手") or a name ("Caroline", "Dr Smith", "小王") before a whole sentence; "Rate limit for the API:
@@ -248,7 +190,7 @@ def speaker_of(text: str) -> tuple[str, str]:
     if label in ROLES:
         return label, rest
     long_rest = (
-        len(rest.split(None, 4)) > 3 or (has_cjk(rest) and len(rest) > 8) or ":" in rest or "：" in rest
+        len(rest.split(None, 4)) > 3 or (has_cjk(rest) and len(rest) > 8) or bool(_LABEL_IN.search(rest))
     )
     named = bool(_NAME.fullmatch(raw)) or (
         has_cjk(raw)

@@ -848,9 +848,16 @@ def test_a_promotion_or_a_switch_of_food_is_a_change() -> None:
         ("User's wife, Hannah, is a pediatric nurse.", "Hannah is a pediatric nurse.", "duplicate"),
         ("女儿朵朵对芒果过敏。", "朵朵对芒果过敏。", "duplicate"),
         ("我的直属领导是王芳。", "王芳是我的直属领导。", "duplicate"),
+        (
+            "Sarah is the product manager for the mobile app.",
+            "Sarah manages the mobile app product.",
+            "duplicate",
+        ),
+        ("Anna, my sister, lives in Berlin.", "Anna lives in Berlin.", "duplicate"),
         # someone related to the one named is someone else
         ("Anna lives in Berlin.", "Anna's daughter lives in Berlin.", "distinct"),
         ("My daughter lives in Berlin.", "Anna lives in Berlin.", "distinct"),
+        ("Tom said my daughter is sick.", "Tom is sick.", "distinct"),
         ("小李在学日语。", "小李的妹妹在学日语。", "distinct"),
         ("王芳住在杭州。", "王芳的父母住在杭州。", "distinct"),
     ],

@@ -2,9 +2,9 @@
 
 import pytest
 
+from hindsight_memory.retrieval.coverage import QueryTerms
 from hindsight_memory.standing import standing_kind, trigger_share
 from hindsight_memory.text import (
-    QueryTerms,
     extract_slot,
     fts_text,
     key,
@@ -12,6 +12,7 @@ from hindsight_memory.text import (
     script_of,
     side_asked_about,
     side_of_turn,
+    speaker_of,
     value_tokens,
     with_speaker,
     without_name,
@@ -191,3 +192,8 @@ def test_a_query_word_counts_in_a_text_as_written_or_in_another_form(query, text
     terms = QueryTerms(query)
     assert terms.coverage(text) == as_written
     assert terms.coverage(text, inflected=True) == inflected
+
+
+def test_the_colon_of_a_time_is_no_speakers_label():
+    assert speaker_of("Gym: Tue/Thu 18:00") == ("", "Gym: Tue/Thu 18:00")
+    assert speaker_of("Caroline: Note: buy milk") == ("caroline", "Note: buy milk")

@@ -16,7 +16,6 @@ from ..embed.passages import best_passage
 from ..models import Memory, RecallQuery, Status
 from ..text import (
     ROLES,
-    QueryTerms,
     has_cjk,
     mostly_cjk,
     named_in,
@@ -27,6 +26,7 @@ from ..text import (
     terms,
     without_name,
 )
+from .coverage import QueryTerms
 
 Hit = tuple[Memory, float, Any]  # a channel's hit: the memory, its score there, its vector(s)
 

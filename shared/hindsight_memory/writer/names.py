@@ -165,9 +165,27 @@ def named_person(text: str, other: str) -> bool:
     folded = [w.casefold() for w in words]
     for i, w in enumerate(folded):
         if w in OTHER_PERSON or w.rstrip("s") in OTHER_PERSON:
-            name = next(
+            after = next(
                 (words[j] for j in range(i + 1, min(i + 5, len(words))) if folded[j] not in _TO_NAME), ""
             )
-            if name[:1].isupper() and name.casefold() in said and name.casefold() not in OTHER_PERSON:
-                return True
+            for name in (after, _name_before(words, folded, i)):
+                if name[:1].isupper() and name.casefold() in said and name.casefold() not in OTHER_PERSON:
+                    return True
     return False
+
+
+_IS_A = frozenset("is was the my our a an".split())
+
+
+def _name_before(words: list[str], folded: list[str], i: int) -> str:
+    """The name a relation at `i` is said of ("Sarah is the product manager", "Anna, my sister"), or ""; never
+    across a possessive ("Anna's daughter" is someone else) or a verb ("Tom said my daughter ...")."""
+    for j in range(i - 1, max(-1, i - 6), -1):
+        if folded[j] == "s":
+            return ""
+        if folded[j] in _IS_A or (
+            j == i - 1 and words[j].islower()
+        ):  # a title's first word: "product manager"
+            continue
+        return words[j] if words[j][:1].isupper() else ""
+    return ""
