@@ -864,3 +864,26 @@ def test_a_promotion_or_a_switch_of_food_is_a_change() -> None:
 )
 def test_a_relation_that_names_the_same_person_is_no_one_else(old, new, relation):
     assert decide(old, new, cosine=0.95, sharper=0.96) == relation
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # a note's key is no speaker: only who says "I", "my", "you" is someone speaking
+        (
+            "Dentist: Dr. Okafor (Brightsmile Dental)",
+            "Dentist: Dr. Okafor at Brightsmile Dental",
+            "duplicate",
+        ),
+        ("Caroline: my dog is called Biscuit.", "Melanie: my dog is called Biscuit.", "distinct"),
+        # a count in words, a weight in another unit
+        ("User has two kids.", "User has three kids.", "update"),
+        ("用户体重75公斤。", "用户体重70kg。", "update"),
+        ("用户体重70千克。", "用户体重70kg。", "duplicate"),
+        # a plate or a landline written with or without its separators
+        ("车牌号：沪A·7K321", "车牌号：沪A 7K321", "duplicate"),
+        ("物业电话：0571-8823 6610", "物业电话：0571-88236610", "duplicate"),
+    ],
+)
+def test_note_keys_counts_units_and_codes(old, new, relation):
+    assert decide(old, new, cosine=0.96, sharper=0.96) == relation

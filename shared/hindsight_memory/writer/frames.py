@@ -10,6 +10,7 @@ from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
 
 from .statements import Statement, _stem, one_meaning
+from .values import EN_CARDINALS
 
 Opcode = tuple[str, int, int, int, int]
 _IN_PLACE_MAX = 400  # tokens
@@ -177,12 +178,17 @@ def new_count(old: Statement, new: Statement) -> bool:
     a, b, ops = lined.raw_old, lined.raw_new, lined.ops
     swapped = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
     for i1, i2, j1, j2 in swapped:
+        if all(_AMOUNT.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):
+            continue  # a number with its unit, read as one token: 75kg -> 70kg
         if not all(_NUMERAL.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):
             return False
         before, after = " ".join(a[max(0, i1 - 2) : i1]), a[i2] if i2 < len(a) else ""
         if not _counted(after) or _NUMBERED.search(before) or (i1 > 0 and a[i1 - 1][:1].isupper()):
             return False
     return bool(swapped)
+
+
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:kg|km|g|mg|lb|lbs|cm|mm|gb|mb|tb|%)", re.IGNORECASE)
 
 
 def _counted(after: str) -> bool:
@@ -200,7 +206,10 @@ UNITS = frozenset(
     "am pm km kg g mg lb lbs k m cm mm gb mb tb ms h min yuan rmb usd eur gbp dollars percent".split()
 )
 _MEASURE_ZH = frozenset("个只台本件辆位名人次元块天岁斤米杯张条套家种倍分周年月小")
-_NUMERAL = re.compile(r"\d+(?:[.,:]\d+)*|[零一二两三四五六七八九十百千万]+", re.IGNORECASE)
+# a count in digits, in Chinese, or in English words ("two kids" -> "three kids"; ordinals name one of many)
+_NUMERAL = re.compile(
+    r"\d+(?:[.,:]\d+)*|[零一二两三四五六七八九十百千万]+|" + "|".join(EN_CARDINALS), re.IGNORECASE
+)
 
 
 def _without(text: str, words: frozenset[str]) -> str:

@@ -6,7 +6,7 @@ character, since word segmentation varies between rewordings of one sentence."""
 import re
 from dataclasses import dataclass, field
 
-from ..text import STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
+from ..text import ROLES, STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
 from .lexicon import EN_OPPOSITE, READ_AS, ZH_QUALITIES, ZH_SYNONYMS
 from .values import (
     EN_NUMBERS,
@@ -157,8 +157,17 @@ def _read(text: str) -> tuple[str, str, str, bool]:
     statement all read this body."""
     t = normalize(text)
     speaker, body = speaker_of(t)
+    if speaker not in ROLES and not _PERSONAL.search(body):
+        # a note's key, not someone speaking: "Dentist: Dr. Okafor (Brightsmile Dental)", "Daughter Maya: violin
+        # Thursdays 4:30"; who speaks says "I", "my", "you" ("Caroline: my dog is called Biscuit")
+        speaker, body = "", t
     cjk = has_cjk(body)
     return t, speaker, _litotes(body, cjk), cjk
+
+
+_PERSONAL = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|us|our|you|your|you're)\b|我|你|您|咱", re.IGNORECASE
+)
 
 
 def capitalised(words: list[str]) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ thousands ("$2,100"), each rewritten to one form before the words are compared (
 
 import re
 
-EN_NUMBERS = {
+EN_CARDINALS = {
     w: str(i)
     for i, w in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -12,7 +12,7 @@ EN_NUMBERS = {
     )
 }
 # Ordinals read as their number ("the first of each month" / "the 1st"); "second" also names a unit of time.
-EN_NUMBERS |= {
+EN_NUMBERS = EN_CARDINALS | {
     w: str(i)
     for i, w in enumerate("first _ third fourth fifth sixth seventh eighth ninth tenth".split(), 1)
     if w != "_"
@@ -194,6 +194,8 @@ def zh_values(body: str) -> str:
         lambda m: f"{m.group(1) if m.group(1)[0].isdigit() else zh_number(m.group(1))}%", body
     )
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
+    body = _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], body)
+    body = _PLATE.sub(r"\1\2", _LANDLINE.sub(r"\1\2\3", body))
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
@@ -201,6 +203,13 @@ def zh_values(body: str) -> str:
     return _common(body)
 
 
+# 70公斤 / 70千克 / 70kg; 千 here is no thousand
+_ZH_UNIT_AS = {"公斤": "kg", "千克": "kg", "公里": "km", "千米": "km"}
+_ZH_UNITS = re.compile(r"(?<=\d)\s*(公斤|千克|公里|千米)")
+_LANDLINE = re.compile(
+    r"(?<![\d-])(0\d{2,3})[ -](\d{3,4})[ -]?(\d{4})(?![\d-])"
+)  # 0571-8823 6610, 0571-88236610
+_PLATE = re.compile(r"([\u4e00-\u9fff][A-Z])\s+([A-Z0-9]{5,6})\b")  # 沪A 7K321 -> 沪A7K321
 _ZH_SHORT_YEAR = re.compile(r"(?<![\d.])(\d\d)年(?=\d{1,2}月)")  # 92年8月 -> 1992年8月, 28年3月 -> 2028年3月
 _ZH_WEEKDAYS = re.compile(
     r"周[一二三四五六日天](?:[、和,，及][一二三四五六日天](?![\u4e00-\u9fff]?[点号月]))+"
