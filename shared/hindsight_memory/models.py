@@ -121,7 +121,6 @@ class MemoryCreate(_Strict):
         default=None,
         min_length=1,
         max_length=64,
-        pattern=r"^[^:：\r\n]+$",
         description="Who said it ('user', 'assistant', 'Caroline'); kept as 'speaker: content' unless the content "
         "starts with its speaker (also read from metadata.speaker)",
     )
@@ -130,6 +129,13 @@ class MemoryCreate(_Strict):
     @classmethod
     def _clean_labels(cls, values: list[str]) -> list[str]:
         return clean_labels(values)
+
+    @field_validator("speaker")
+    @classmethod
+    def _a_name(cls, v: str | None) -> str | None:
+        if v is not None and any(c in v for c in ":：\r\n"):
+            raise ValueError("a speaker is a name or a role ('user', 'Caroline'), without ':' or line breaks")
+        return v
 
     @field_validator("source")
     @classmethod
