@@ -2,14 +2,13 @@
 time and idempotency key), and what became of it after (`store_status`, by the ids the call returned;
 `wait_visible`, for `wait=true` against a remote writer)."""
 
-import re
 import time
 from datetime import datetime
 from typing import Any
 
 from .config import Settings
 from .errors import InvalidInput, LimitExceeded
-from .models import Kind, MemoryCreate
+from .models import Kind, MemoryCreate, is_speaker
 from .namespaces import validate_namespace
 from .standing import STANDING_TAG, standing_statement
 from .storage.lance import COLD, EVENTS, LanceStore
@@ -60,16 +59,13 @@ def prepare_item(
     )
 
 
-_NOT_A_NAME = re.compile(r"[:：\r\n]")
-
-
 def _speaker(item: MemoryCreate) -> str | None:
     """Who said the item: its `speaker`, else a `speaker` name or a `role` ("user", "assistant") its metadata
     gives; metadata is the client's own, so a value that is no name is left alone there, not refused."""
     if item.speaker:
         return item.speaker
     said, role = item.metadata.get("speaker"), item.metadata.get("role")
-    if isinstance(said, str) and 0 < len(said.strip()) <= 64 and not _NOT_A_NAME.search(said):
+    if isinstance(said, str) and is_speaker(said):
         return said
     if isinstance(role, str) and role.strip().casefold() in ROLES:
         return role.strip()

@@ -94,6 +94,11 @@ def clean_labels(values: list[str]) -> list[str]:
     return out
 
 
+def is_speaker(value: str) -> bool:
+    """A name or a role, which becomes the label before a turn's words: no colon, no line break, 1-64 characters."""
+    return 0 < len(value.strip()) <= 64 and not any(c in value for c in ":：\r\n")
+
+
 class MemoryCreate(_Strict):
     """One item of a store call, as a client sends it."""
 
@@ -133,7 +138,7 @@ class MemoryCreate(_Strict):
     @field_validator("speaker")
     @classmethod
     def _a_name(cls, v: str | None) -> str | None:
-        if v is not None and any(c in v for c in ":：\r\n"):
+        if v is not None and not is_speaker(v):
             raise ValueError("a speaker is a name or a role ('user', 'Caroline'), without ':' or line breaks")
         return v
 

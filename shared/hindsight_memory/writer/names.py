@@ -183,9 +183,7 @@ def _name_before(words: list[str], folded: list[str], i: int) -> str:
     for j in range(i - 1, max(-1, i - 6), -1):
         if folded[j] == "s":
             return ""
-        if folded[j] in _IS_A or (
-            j == i - 1 and words[j].islower()
-        ):  # a title's first word: "product manager"
-            continue
-        return words[j] if words[j][:1].isupper() else ""
+        title = j == i - 1 and words[j].islower()  # a title's first word: "product manager"
+        if not (title or folded[j] in _IS_A):
+            return words[j] if words[j][:1].isupper() else ""
     return ""

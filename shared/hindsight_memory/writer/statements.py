@@ -157,7 +157,7 @@ def _read(text: str) -> tuple[str, str, str, bool]:
     statement all read this body."""
     t = normalize(text)
     speaker, body = speaker_of(t)
-    if speaker not in ROLES and not _PERSONAL.search(body):
+    if speaker and speaker not in ROLES and not _PERSONAL.search(body):
         # a note's key, not someone speaking: "Dentist: Dr. Okafor (Brightsmile Dental)", "Daughter Maya: violin
         # Thursdays 4:30"; who speaks says "I", "my", "you" ("Caroline: my dog is called Biscuit")
         speaker, body = "", t
