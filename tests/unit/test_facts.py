@@ -883,6 +883,10 @@ def test_a_relation_that_names_the_same_person_is_no_one_else(old, new, relation
         # a plate or a landline written with or without its separators
         ("车牌号：沪A·7K321", "车牌号：沪A 7K321", "duplicate"),
         ("物业电话：0571-8823 6610", "物业电话：0571-88236610", "duplicate"),
+        # a month written as a date's first part, or as 年月; an amount with two decimals stays an amount
+        ("护照有效期至2028.03", "护照有效期至2028年3月", "duplicate"),
+        ("护照有效期至2028-03", "护照有效期至2028年4月", "update"),
+        ("报销金额2028.03元", "报销金额2028年3月", "distinct"),
     ],
 )
 def test_note_keys_counts_units_and_codes(old, new, relation):

@@ -194,6 +194,7 @@ def zh_values(body: str) -> str:
         lambda m: f"{m.group(1) if m.group(1)[0].isdigit() else zh_number(m.group(1))}%", body
     )
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
+    body = _ZH_YEAR_MONTH.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", body)
     body = _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], body)
     body = _PLATE.sub(r"\1\2", _LANDLINE.sub(r"\1\2\3", body))
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
@@ -203,6 +204,8 @@ def zh_values(body: str) -> str:
     return _common(body)
 
 
+# 2028.03, 2028-03, 2028/03 -> 2028年3月 (a month, as 2028年3月 reads); 2028.03元 is an amount
+_ZH_YEAR_MONTH = re.compile(r"(?<![\d.])((?:19|20)\d\d)[-/.](0[1-9]|1[0-2])(?![\d.元块%])")
 # 70公斤 / 70千克 / 70kg; 千 here is no thousand
 _ZH_UNIT_AS = {"公斤": "kg", "千克": "kg", "公里": "km", "千米": "km"}
 _ZH_UNITS = re.compile(r"(?<=\d)\s*(公斤|千克|公里|千米)")
