@@ -887,6 +887,9 @@ def test_a_relation_that_names_the_same_person_is_no_one_else(old, new, relation
         ("护照有效期至2028.03", "护照有效期至2028年3月", "duplicate"),
         ("护照有效期至2028-03", "护照有效期至2028年4月", "update"),
         ("报销金额2028.03元", "报销金额2028年3月", "distinct"),
+        # a floor and a car's model year, however written
+        ("三楼的打印机坏了。", "3层的打印机坏了。", "duplicate"),
+        ("我的车是20款比亚迪汉。", "我的车是2020款比亚迪汉。", "duplicate"),
     ],
 )
 def test_note_keys_counts_units_and_codes(old, new, relation):

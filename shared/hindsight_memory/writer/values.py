@@ -195,6 +195,7 @@ def zh_values(body: str) -> str:
     )
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
     body = _ZH_YEAR_MONTH.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", body)
+    body = _ZH_MODEL_YEAR.sub(r"20\1款", _ZH_FLOOR.sub(r"\1楼", body))
     body = _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], body)
     body = _PLATE.sub(r"\1\2", _LANDLINE.sub(r"\1\2\3", body))
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
@@ -206,6 +207,8 @@ def zh_values(body: str) -> str:
 
 # 2028.03, 2028-03, 2028/03 -> 2028年3月 (a month, as 2028年3月 reads); 2028.03元 is an amount
 _ZH_YEAR_MONTH = re.compile(r"(?<![\d.])((?:19|20)\d\d)[-/.](0[1-9]|1[0-2])(?![\d.元块%])")
+_ZH_FLOOR = re.compile(r"([\d零一二两三四五六七八九十]+)\s*层(?!楼)")  # 18层 / 18楼 / 十八楼
+_ZH_MODEL_YEAR = re.compile(r"(?<![\d.])([0-2]\d)款")  # 20款 / 2020款 (a car's model year)
 # 70公斤 / 70千克 / 70kg; 千 here is no thousand
 _ZH_UNIT_AS = {"公斤": "kg", "千克": "kg", "公里": "km", "千米": "km"}
 _ZH_UNITS = re.compile(r"(?<=\d)\s*(公斤|千克|公里|千米)")
