@@ -32,16 +32,23 @@ class QueryTerms:
     def coverage(self, text: str, inflected: bool = False) -> float:
         """Share of the query's content words found in `text` (normalised; 0 for a query without any); with
         `inflected`, an English word also counts in another form ("move" in "moved")."""
+        return self.both(text)[inflected]
+
+    def both(self, text: str) -> tuple[float, float]:
+        """The coverage as written and in any form, from one pass over the text (a long memory's pass is what
+        costs)."""
         if not self.terms:
-            return 0.0
+            return 0.0, 0.0
         folded = text.casefold()  # stored text is normalised already
-        found = {t for t in self._cjk if t in folded}
+        written = {t for t in self._cjk if t in folded}
+        forms = set(written)
         if self._latin is not None:
             for m in self._latin.finditer(folded):
                 group = m.lastgroup or ""
-                if group.startswith("e") or inflected:
-                    found.add(self._names[group[1:]])
-        return len(found) / len(self.terms)
+                forms.add(self._names[group[1:]])
+                if group.startswith("e"):
+                    written.add(self._names[group[1:]])
+        return len(written) / len(self.terms), len(forms) / len(self.terms)
 
 
 _SUFFIXES = ("ing", "ed", "es", "s")

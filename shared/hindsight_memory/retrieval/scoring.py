@@ -118,25 +118,21 @@ class Scorer:
             # A memory split into passages reads as close as its best passage (max-sim).
             cos, c.passage = best_passage(sig.qvec, c.vector) if c.vector is not None else (0.0, 0)
             # Coverage only counts for BM25's own hits; matching it on every candidate's text is what a recall
-            # over long memories spent most of its time on.
-            coverage = qterms.coverage(f"{m.content} {m.context}") if "fts" in c.ranks else 0.0
+            # over long memories spent most of its time on. Whether it is about the question at all (`lex_rel`)
+            # counts a word in any form ("move" in "moved"); the ranking keeps the words as asked (inflected
+            # forms in the match cost BEAM's knowledge-update MRR).
+            lexical = "fts" in c.ranks
+            text = f"{m.content} {m.context}"
+            coverage, lex_rel = qterms.both(text) if lexical else (0.0, 0.0)
             d_cjk = doc_cjk(m, cjk)
             vec_rel = self.embedder.relevance(cos, cjk, d_cjk) if vector_on else 0.0
             vec_u = self.embedder.relevance_unclipped(cos, cjk, d_cjk) if vector_on else 0.0
-            # Whether it is about the question at all counts a word in any form ("move" in "moved"); the ranking
-            # keeps the words as asked (inflected forms in the match cost BEAM's knowledge-update MRR).
-            inflected = "fts" in c.ranks and coverage < 1
-            lex_rel = qterms.coverage(f"{m.content} {m.context}", inflected=True) if inflected else coverage
             relevance = _relevance(vec_rel, lex_rel)
             gate = None  # what the `missing` decision reads instead of relevance, if anything
             if sig.rel_qvec is not None and nameless_terms is not None and c.vector is not None:
                 cos_n = best_passage(sig.rel_qvec, c.vector)[0]
                 vec_n = self.embedder.relevance(cos_n, cjk, d_cjk) if vector_on else 0.0
-                lex_n = (
-                    nameless_terms.coverage(f"{m.content} {m.context}", inflected=True)
-                    if "fts" in c.ranks
-                    else 0.0
-                )
+                lex_n = nameless_terms.coverage(text, inflected=True) if lexical else 0.0
                 nameless = _relevance(vec_n, lex_n)
                 gate = min(relevance, NAMELESS_SHARE * nameless + (1 - NAMELESS_SHARE) * relevance)
             bm_n = c.raw.get("fts", 0.0) / sig.bm_max if sig.bm_max > 0 else 0.0
