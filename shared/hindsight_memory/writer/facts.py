@@ -24,9 +24,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..embed import Embedder
-from ..text import has_cjk
 from .frames import TOKEN, in_place, new_count, tagged
-from .lexicon import OTHER_PERSON, READ_AS, ZH_OPPOSITES
+from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS, ZH_OPPOSITES
 from .names import named_person, names_differ, spelled_places
 from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 
@@ -143,9 +142,9 @@ _THING_MANAGER = re.compile(
 
 def _people(s: Statement) -> frozenset[str]:
     """The words naming someone else in a statement ('wife', '妹妹'...)."""
-    if s.cjk:  # the longest first: 我爸妈 are the parents, not the father
+    if s.cjk:
         found, text = set(), s.text
-        for w in sorted((w for w in OTHER_PERSON if has_cjk(w)), key=len, reverse=True):
+        for w in OTHER_PERSON_ZH:
             if w in text:
                 found.add(OTHER_PERSON[w])
                 text = text.replace(w, " ")
@@ -153,6 +152,15 @@ def _people(s: Statement) -> frozenset[str]:
     text = _THING_MANAGER.sub(" ", s.text.casefold())  # a package manager is no person
     words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", text)]  # "mgr" is the manager
     return frozenset(OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON)
+
+
+def _someone_else(old: Statement, new: Statement) -> bool:
+    """Whether one statement names someone the other does not ("Sam" / "Sam's wife"); not when one gives the
+    relation a name the other names too ("My manager is Dana" / "I report to Dana")."""
+    a, b = _people(old), _people(new)
+    if a == b:
+        return False
+    return not ((not b and named_person(old.text, new.text)) or (not a and named_person(new.text, old.text)))
 
 
 def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Counter[str]) -> bool:
@@ -301,12 +309,7 @@ def _relate(
     # a change word the old statement does not have ("9点半开始" / "改成10点15": 开始 there only says when)
     announced = (new.change and not old.change) or bool(new.changes - old.changes - _SOFT_CHANGES)
     negation_changed = old.negated != new.negated
-    people = _people(old), _people(new)
-    # "My manager is Dana" / "I report to Dana": the relation names Dana, whom the other also names
-    named = (not people[1] and named_person(old.text, new.text)) or (
-        not people[0] and named_person(new.text, old.text)
-    )
-    other_person = people[0] != people[1] and not named
+    other_person = _someone_else(old, new)
     if not (numbers_changed or negation_changed or turned or other_person):
         # What each side says that the other does not, regardless of word order and of repeats (a word the other
         # also has, elsewhere, names nothing new: 王老师教数学 / 王老师是数学老师). Both: a word stands in for

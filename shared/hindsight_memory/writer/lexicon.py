@@ -2,6 +2,8 @@
 form, words with one meaning, qualities and their opposites, and nouns that name another person. Each entry has one
 meaning only; a word with two stays out (see the note on READ_AS)."""
 
+from ..text import has_cjk
+
 # Short forms that name one thing only, read as the long form: "Staging DB" is "the staging database". Left out:
 # forms with a second meaning ("dev": development or developer, "auth": authentication or authorisation, "min";
 # "lift": elevator or to raise, "gas": petrol or any gas).
@@ -187,3 +189,5 @@ OTHER_PERSON = {
     )
     for w in group.split()
 }
+# The Chinese ones, the longest first: 我爸妈 are the parents, not the father.
+OTHER_PERSON_ZH = tuple(sorted((w for w in OTHER_PERSON if has_cjk(w)), key=len, reverse=True))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..text import ZH_SURNAMES, has_cjk
-from .lexicon import OTHER_PERSON
+from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH
 from .statements import EN_WORD, Statement, _stem
 
 _SHORT_DAYS_MONTHS = frozenset(
@@ -152,8 +152,8 @@ def named_person(text: str, other: str) -> bool:
     """Whether `text` gives a relation the name of someone `other` names too ("Daughter Maya has swim practice" /
     "Maya swims Tue & Thu", 女儿朵朵 / 朵朵): then "daughter" names no one else, it says who Maya is."""
     if has_cjk(text):
-        for word in OTHER_PERSON:
-            at = text.find(word) if has_cjk(word) else -1
+        for word in OTHER_PERSON_ZH:
+            at = text.find(word)
             if at >= 0:
                 name = text[at + len(word) :].removeprefix("是")[:2]
                 # a name: a surname first (李静, 小王) or a doubled character (朵朵); 妹妹在学 is no name
