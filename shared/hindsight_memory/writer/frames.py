@@ -188,9 +188,6 @@ def new_count(old: Statement, new: Statement) -> bool:
     return bool(swapped)
 
 
-_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:kg|km|g|mg|lb|lbs|cm|mm|gb|mb|tb|%)", re.IGNORECASE)
-
-
 def _counted(after: str) -> bool:
     """Whether the word after a number says what it counts: a plural or a unit ("6 nodes", "3 pm", "5000 yuan"),
     a Chinese measure word (六个小时, 三台); "the 101 bus", 101会议室 name one thing."""
@@ -202,9 +199,10 @@ def _counted(after: str) -> bool:
     )
 
 
-UNITS = frozenset(
-    "am pm km kg g mg lb lbs k m cm mm gb mb tb ms h min yuan rmb usd eur gbp dollars percent".split()
-)
+MEASURES = frozenset("km kg g mg lb lbs cm mm gb mb tb".split())  # a weight, a length, a size
+UNITS = MEASURES | frozenset("am pm k m ms h min yuan rmb usd eur gbp dollars percent".split())
+# a number with its measure, read as one token (75kg, 3.5km) or a share (15%)
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:" + "|".join(sorted(MEASURES)) + "|%)", re.IGNORECASE)
 _MEASURE_ZH = frozenset("个只台本件辆位名人次元块天岁斤米杯张条套家种倍分周年月小")
 # a count in digits, in Chinese, or in English words ("two kids" -> "three kids"; ordinals name one of many)
 _NUMERAL = re.compile(

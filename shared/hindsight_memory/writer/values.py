@@ -211,10 +211,10 @@ _ZH_FLOOR = re.compile(r"([\d零一二两三四五六七八九十]+)\s*层(?!楼
 _ZH_MODEL_YEAR = re.compile(r"(?<![\d.])([0-2]\d)款")  # 20款 / 2020款 (a car's model year)
 # 70公斤 / 70千克 / 70kg; 千 here is no thousand
 _ZH_UNIT_AS = {"公斤": "kg", "千克": "kg", "公里": "km", "千米": "km"}
-_ZH_UNITS = re.compile(r"(?<=\d)\s*(公斤|千克|公里|千米)")
-_LANDLINE = re.compile(
-    r"(?<![\d-])(0\d{2,3})[ -](\d{3,4})[ -]?(\d{4})(?![\d-])"
-)  # 0571-8823 6610, 0571-88236610
+_ZH_UNITS = re.compile(r"(?<=\d)\s*(" + "|".join(_ZH_UNIT_AS) + ")")
+# A number with its area code (0571-8823 6610, 0571-88236610): one value. _PHONE below, for numbers in three
+# groups, asks for both separators.
+_LANDLINE = re.compile(r"(?<![\d-])(0\d{2,3})[ -](\d{3,4})[ -]?(\d{4})(?![\d-])")
 _PLATE = re.compile(r"([\u4e00-\u9fff][A-Z])\s+([A-Z0-9]{5,6})\b")  # 沪A 7K321 -> 沪A7K321
 _ZH_SHORT_YEAR = re.compile(r"(?<![\d.])(\d\d)年(?=\d{1,2}月)")  # 92年8月 -> 1992年8月, 28年3月 -> 2028年3月
 _ZH_WEEKDAYS = re.compile(
