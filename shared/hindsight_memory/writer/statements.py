@@ -53,7 +53,7 @@ _CHANGE_EN = re.compile(
     r"promoted|demoted|retired|graduated|hired|"
     # a time from which the value holds ("as of this week", "from next month", "starting Monday")
     r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"
-    r"going forward|from here on)\b",
+    r"going forward|from here on|(?:i )?meant|my (?:mistake|bad)|slipped|slid)\b",
     re.IGNORECASE,
 )
 _EN_LITOTES = re.compile(
@@ -64,6 +64,11 @@ _EN_LITOTES = re.compile(
 )
 _EN_IDIOMS = [
     (re.compile(r"\bcan not (?:stand|bear)\b", re.I), "hate"),
+    # a restriction said as what one does not eat or cannot take ("I don't eat meat, I'm vegetarian", "can't take
+    # penicillin, I'm allergic"): the same fact as the diet or the allergy, no negation of it
+    (re.compile(r"\b(?:do|does) not eat (?:any )?meat\b", re.I), "vegetarian"),
+    (re.compile(r"\bcan not (?:really )?(?:eat|take|have|drink|tolerate)\b", re.I), "avoid"),
+    (re.compile(r"\btwice\b", re.I), "2 times"),
     # "X, not Y" contrasts, as "X rather than Y" does; it negates nothing ("Call me Sam, not Samuel")
     (
         re.compile(
@@ -77,7 +82,7 @@ _EN_IDIOMS = [
     (re.compile(r"\(\s*(?:do not|not)\s+(?:use\s+)?(?=[^()]{1,30}\))", re.I), "(rather than "),
 ]
 _NUM_UNIT = re.compile(r"^(\d+(?:[.,:]\d+)*)([a-z]+)$")
-_DIGITS = re.compile(r"\d+(?:[.,:]\d+)*")
+_DIGITS = re.compile(r"\d+(?:[.:]\d+|,\d{3}(?!\d))*")  # "3,18" is two numbers, "2,100" one
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 _NUM_WORD = re.compile(r"(\d+)-([a-z]{2,})")
 
@@ -90,15 +95,17 @@ _ZH_NUMBER = re.compile(
 )
 _LIGHT_ZH_WORDS = re.compile(
     r"记住|注意|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
-    r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|那边|这边|千万(?=[别不要记])|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条年周月])"
+    r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|那边|这边|千万(?=[别不要记])|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条年周]|月(?![\d一二三四五六七八九十]))"
+    r"|每(?=[天周月年日晚次个\d一二两三四五六七八九十]|星期)|用户家|(?<=[我你他她们天周月年上次])都(?!市)"
     r"|(?<=[一这那每])[个辆只件位名本张台条部把]"
 )
 _LIGHT_ZH = frozenset("的了是为在吗呢吧啊也就还和与着把被由将我你他她它们个这那有会能要很得地之所其以叫用")
 _ZH_DIRECTIONS = frozenset("比从到给向")
+_ZH_NOT_DIRECTION = re.compile("到期|到底|从来|从小|比如|比赛|给力")  # words, not a marker before one
 _ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
-    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
+    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
 )
 _NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
 _NOT_NEGATION_ZH = re.compile(
@@ -161,8 +168,18 @@ def _read(text: str) -> tuple[str, str, str, bool]:
         # a note's key, not someone speaking: "Dentist: Dr. Okafor (Brightsmile Dental)", "Daughter Maya: violin
         # Thursdays 4:30"; who speaks says "I", "my", "you" ("Caroline: my dog is called Biscuit")
         speaker, body = "", t
+    body = _LEAD_IN.sub("", body)
     cjk = has_cjk(body)
     return t, speaker, _litotes(body, cjk), cjk
+
+
+# Words that open a re-statement and say nothing of the fact: "Just a reminder, ...", "As I said, ...", 提醒一下，
+_LEAD_IN = re.compile(
+    r"^\s*(?:(?:just )?(?:a (?:quick )?)?reminder|as i (?:said|mentioned)(?: before| earlier)?|as mentioned|"
+    r"like i said|to recap|fyi|for the record|just so you know|quick note|again|heads up|noted|"
+    r"(?:再)?提醒(?:你)?一下|(?:我)?之前(?:也)?说过|重申一下|再说一遍|顺便说一下|记录|备忘)\s*[,:，：;；!！]\s*",
+    re.IGNORECASE,
+)
 
 
 _PERSONAL = re.compile(
@@ -293,7 +310,11 @@ def _en_parts(w: str) -> list[str]:
             joined = "".join(parts)
             return [_stem(READ_AS.get(joined, joined))]
         return [_stem(READ_AS.get(p, p)) for p in parts if p not in _LIGHT_EN]
-    return [_stem(READ_AS.get(w, w))]
+    stem = _stem(READ_AS.get(w, w))
+    return [_SAME_STEM.get(stem, stem)]
+
+
+_SAME_STEM = {"birth": "born", "birthd": "born"}  # "date of birth", "birthday": when one was born
 
 
 def _stem(w: str) -> str:
@@ -348,7 +369,7 @@ def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
             parts = [f"#{value}"]
         elif re.fullmatch(r"[a-z0-9]", t[0], re.IGNORECASE):
             parts = _en_parts(t.casefold())
-        elif t in _ZH_DIRECTIONS:
+        elif t in _ZH_DIRECTIONS and not _ZH_NOT_DIRECTION.match(text, m.start()):
             marker = t
             continue
         elif not t.strip() or re.fullmatch(r"[\W_]", t) or t in _LIGHT_ZH:

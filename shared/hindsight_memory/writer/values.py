@@ -108,11 +108,16 @@ _TENS = {
 _EN_TENS = re.compile(
     r"\b(" + "|".join(_TENS) + r")(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b", re.I
 )
+# "twelve hundred", "sixty thousand" (after the tens are read), "1.5 million", "a thousand" -> one number
+_MULTIPLIERS = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+_EN_TIMES = re.compile(
+    r"\b(a|\d+(?:\.\d+)?|" + "|".join(EN_CARDINALS) + r")\s+(" + "|".join(_MULTIPLIERS) + r")\b", re.I
+)
 
 
 def en_dates(body: str) -> str:
     """A date in any common English form as one value ("March 3, 2018", "3 March 2018", "2018-03-03" ->
-    "2018-03-03"; "Oct 14", "October 14th" -> "10-14"), and "thirty-four" as 34."""
+    "2018-03-03"; "Oct 14", "October 14th" -> "10-14"), "thirty-four" as 34 and "sixty thousand" as 60000."""
 
     def date(m: re.Match[str]) -> str:
         if m.group("amb"):
@@ -138,8 +143,12 @@ def en_dates(body: str) -> str:
         unit = m.group(2)
         return str(_TENS[m.group(1).casefold()] + (int(EN_NUMBERS[unit.casefold()]) if unit else 0))
 
+    def times(m: re.Match[str]) -> str:
+        n = m.group(1).casefold()
+        return _times("1" if n == "a" else EN_CARDINALS.get(n, n), _MULTIPLIERS[m.group(2).casefold()])
+
     body = _THOUSANDS.sub(r"\1\2", body)
-    return _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body)))
+    return _EN_TIMES.sub(times, _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body))))
 
 
 # 下午3点 -> 15:00, 晚上6点45 -> 18:45, 上午十点 -> 10:00, 早上六点半 -> 06:30
@@ -202,7 +211,10 @@ def zh_values(body: str) -> str:
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
-    return _common(body)
+    return _common(_ZH_TIMES_HUI.sub("次", body))
+
+
+_ZH_TIMES_HUI = re.compile(r"(?<=[\d一二两三四五六七八九十])回")  # 两回 / 两次
 
 
 # 2028.03, 2028-03, 2028/03 -> 2028年3月 (a month, as 2028年3月 reads); 2028.03元 is an amount
@@ -218,8 +230,8 @@ _LANDLINE = re.compile(r"(?<![\d-])(0\d{2,3})[ -](\d{3,4})[ -]?(\d{4})(?![\d-])"
 _PLATE = re.compile(r"([\u4e00-\u9fff][A-Z])\s+([A-Z0-9]{5,6})\b")  # 沪A 7K321 -> 沪A7K321
 _ZH_SHORT_YEAR = re.compile(r"(?<![\d.])(\d\d)年(?=\d{1,2}月)")  # 92年8月 -> 1992年8月, 28年3月 -> 2028年3月
 _ZH_WEEKDAYS = re.compile(
-    r"周[一二三四五六日天](?:[、和,，及][一二三四五六日天](?![\u4e00-\u9fff]?[点号月]))+"
-)  # 周二、四
+    r"周[一二三四五六日天](?:[、和,，及]?[一二三四五六日天](?![\u4e00-\u9fff]?[点号月]))+"
+)  # 周二、四, 周一三五
 _ZH_MONTH_DAY = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/([0-2]?\d|3[01])(?![\d/])")  # 6/12 -> 6月12日
 
 

@@ -1,0 +1,156 @@
+"""Whether a statement says what another says in other words (writer/facts.py): what each side has that the other
+lacks, and where it sits, against a sharper look at the two whole sentences. A word standing in for another
+("billing" for "shipping", 猪肉 for 牛肉) is another fact unless the sentences read as near-identical; a value, a name
+or an opposite swapped, a word put in front ("the old API key"), "also", one more item in a list: never a rewording."""
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Callable
+
+from .frames import in_place, tagged
+from .lexicon import ZH_OPPOSITES
+from .names import names_differ, spelled_places
+from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem
+from .thresholds import Thresholds
+
+# Change words that also just describe the present ("these days"): no news on their own.
+SOFT_CHANGES = frozenset({"最近", "现在", "目前", "如今"})
+
+
+def reworded(
+    old: Statement,
+    new: Statement,
+    th: Thresholds,
+    sharper: Callable[[], float] | None,
+    announced: bool,
+) -> tuple[str, bool] | None:
+    """(reason, whether the new text says more) when `new` says what `old` says in other words, else None."""
+    shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
+    # What each side says that the other does not, regardless of word order and of repeats (a word the other
+    # also has, elsewhere, names nothing new: 王老师教数学 / 王老师是数学老师). Both: a word stands in for
+    # another. One only: a word more or less. Neither: the same words, maybe reordered.
+    lost = set(old.words) - set(new.words)
+    put = set(new.words) - set(old.words)
+    same_place = spelled_places(lost, put)  # "Austin, Texas" / "Austin TX"
+    lost, put = lost - same_place, put - same_place
+    if put:  # a change word of the old statement that the new one replaced ("the left drawer" -> "right")
+        lost |= old.changes - new.changes
+    if not (lost or put):
+        return "same content words", False
+    values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
+    values |= _counts_other_things(old, new)
+    # A word put in front of everything both share narrows what the statement is about: "the old API key",
+    # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
+    first_shared = next((i for i, w in enumerate(new.words) if w in old.words), len(new.words))
+    # A Chinese verb in front (养了2只猫 / 我有两只猫) does that less often than a modifier does, and nothing
+    # narrows a number ("Pays 2100 dollars", "owns 2 cats").
+    narrowed = (
+        not lost
+        and 0 < first_shared < len(new.words)
+        and not new.words[first_shared].startswith("#")
+        # the same address or code on both sides pins the same thing ("Contact email: x@y.com")
+        and not any(_is_value(w) and not w.startswith("#") for w in set(old.words) & set(new.words))
+        and not _verbs_only(old, new, Counter(), Counter(new.words[:first_shared]))
+        and _modifies(new, first_shared)
+    )
+    need = th.addition
+    if lost and put:
+        need = th.verb_synonym if _verbs_only(old, new, Counter(lost), Counter(put)) else th.synonym
+        if not in_place(old, new):
+            need = min(need, th.rebuilt)
+    # A change announced with words added or swapped is news ("now ... a full marathon instead of the half"),
+    # unless the only change word is one that also just describes the present (最近, 现在: "these days").
+    news = announced and not new.changes <= SOFT_CHANGES
+    # "also", 也: the same said of one more thing (腾讯视频会员绑的也是我的手机号), not the same fact again
+    another = bool(_ALSO.search(new.body)) and not _ALSO.search(old.body)
+    # One more item in a list ("allergic to peanuts" / "to peanuts and shellfish"): merged, the new item would be
+    # lost from recall; kept apart, both are found.
+    another |= not lost and (_grown(old, new, put) or _appended(old, new, put))
+    if (
+        not values
+        and not narrowed
+        and not news
+        and not another
+        and sharper is not None
+        and sharper() >= need + shift
+    ):
+        return ("reworded" if lost and put else "reworded, a word more or less"), bool(put and not lost)
+    return None
+
+
+_OPPOSITES = ZH_OPPOSITES | EN_OPPOSITES
+
+
+def _opposed(lost: set[str], put: set[str]) -> bool:
+    """A word swapped for its opposite: a Chinese character (入/出, 上/下, 高/低), an English quality (near/far)."""
+    return any(frozenset((a, b)) in _OPPOSITES for a in lost for b in put)
+
+
+def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Counter[str]) -> bool:
+    """Chinese: whether every word holding a gone or an added character is a verb (or an adverb)."""
+    if not (old.cjk and new.cjk):
+        return False
+    flags = [f for s, chars in ((old, gone), (new, added)) for w, f in tagged(s.text) if set(w) & set(chars)]
+    return bool(flags) and all(f in ("v", "vd", "d", "ad") for f in flags)
+
+
+_ALSO = re.compile(r"\b(?:also|as well)\b|,\s*too\b|\btoo\s*[.!]?\s*$|也(?!许)|同样", re.IGNORECASE)
+_AND = re.compile(r"\b(?:and|or|plus|as well as|along with)\b|[&,，、]|和|与|及|以及|还有|跟", re.IGNORECASE)
+
+
+_QUALIFIER = re.compile(
+    r"\b(?:for|to|on|in|at|with|from|by|during|except|only|when|if|unless)\b[^.;:!?]*[.!]?\s*$", re.I
+)
+
+
+def _appended(old: Statement, new: Statement, put: set[str]) -> bool:
+    """Whether the words the new statement adds all come after everything both say: a qualifier appended ("Atlas
+    uses Postgres" / "... for billing", "run the tests before deploying" / "... to staging") narrows or extends the
+    fact; merged either way, one reading would be lost."""
+    if new.cjk or not put:
+        return False
+    last_shared = max((i for i, w in enumerate(new.words) if w in old.words), default=-1)
+    if not all(i > last_shared for i, w in enumerate(new.words) if w in put):
+        return False
+    m = _QUALIFIER.search(new.body)
+    return m is not None and any(w in m.group(0).casefold() for w in put)
+
+
+def _grown(old: Statement, new: Statement, put: set[str]) -> bool:
+    """Whether the new statement lists one more item: a separator more, with a word put after the last one."""
+    seps = list(_AND.finditer(new.body))
+    if not put or len(seps) <= len(_AND.findall(old.body)):
+        return False
+    tail = new.body[seps[-1].end() :].casefold()
+    return any(w in tail for w in put)
+
+
+_SAME_UNIT = {"号": "日", "块": "元"}
+_COUNTED_ZH = re.compile(r"(\d+(?:\.\d+)?)\s*([号元块天个岁月年日点次台斤米%])")
+
+
+def _counts_other_things(old: Statement, new: Statement) -> bool:
+    """Chinese: one number counting another thing on each side (每月15号 / 每月15元: a day, a price)."""
+    if not (old.cjk and new.cjk):
+        return False
+    units: list[dict[str, set[str]]] = [{}, {}]
+    for side, s in zip(units, (old, new), strict=True):
+        for number, unit in _COUNTED_ZH.findall(s.body):
+            side.setdefault(number, set()).add(_SAME_UNIT.get(unit, unit))
+    return any(not (units[0][n] & units[1][n]) for n in units[0].keys() & units[1].keys())
+
+
+def _modifies(s: Statement, first_shared: int) -> bool:
+    """English: whether the word before the first shared one stands right before it, as a modifier does ("the old
+    API key"); a verb is followed by an article or more ("owns a cat called Mochi" / "I have a cat named Mochi")."""
+    if s.cjk or first_shared == 0:
+        return True
+    tokens = [_stem(t.casefold()) for t in EN_WORD.findall(s.body)]
+    before, shared = s.words[first_shared - 1], s.words[first_shared]
+    return any(a == before and b == shared for a, b in itertools.pairwise(tokens))
+
+
+def _is_value(word: str) -> bool:
+    """Numbers, codes, addresses, versions: never a synonym of anything."""
+    return word.startswith("#") or any(ch.isdigit() or ch in "@./" for ch in word)
