@@ -901,7 +901,13 @@ def test_note_keys_counts_units_and_codes(old, new, relation):
     "old, new, cosine, sharper, relation",
     [
         # a value written in words ("twelve hundred") is the value in digits
-        ("I pay $1,200 a month in rent.", "Monthly rent: twelve hundred dollars.", 0.9329, 0.9651, "duplicate"),
+        (
+            "I pay $1,200 a month in rent.",
+            "Monthly rent: twelve hundred dollars.",
+            0.9329,
+            0.9651,
+            "duplicate",
+        ),
         # a lead-in that opens a re-statement says nothing of the fact
         (
             "I have an allergy to penicillin.",
@@ -931,7 +937,13 @@ def test_note_keys_counts_units_and_codes(old, new, relation):
         ),
         ("我的牙科预约在5月4日。", "不好意思说错了，牙科预约是5月14日。", 0.9729, 0.9677, "update"),
         # still apart
-        ("Carol is allergic to peanuts", "Carol can't eat shellfish, she's allergic", 0.8838, 0.9206, "distinct"),
+        (
+            "Carol is allergic to peanuts",
+            "Carol can't eat shellfish, she's allergic",
+            0.8838,
+            0.9206,
+            "distinct",
+        ),
         ("我老公的生日是5月3日。", "我爱人的妈妈生日是5月3日。", 0.9657, 0.9596, "distinct"),
     ],
 )

@@ -49,6 +49,15 @@ def test_the_closest_standing_statement_already_in_the_answer_changes_nothing():
     assert with_standing([*TALK, EVENTS, GENRES], top, 10) == top
 
 
+def test_where_the_closest_standing_statement_lands_does_not_depend_on_top_k():
+    many = [cand(f"user: Chapter {k} was slow going.", 0.85, 0.8) for k in range(40)]
+    top = [*many[:30], GENRES, *many[30:]]  # a client asking for 50: the instruction made it, but 31st
+
+    out = with_standing([*many, GENRES], top, 50)
+
+    assert out[STANDING_RANK - 1] is GENRES and out.count(GENRES) == 1 and len(out) == len(top)
+
+
 def test_a_standing_statement_far_from_the_request_stays_out():
     far = cand("user: Always answer in metric units when I ask about distances.", 0.80, 0.3, True)
 

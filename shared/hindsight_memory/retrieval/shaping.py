@@ -12,6 +12,9 @@ STANDING_POOL = 3  # standing memories of their own search that join the candida
 STANDING_RESERVE = 8
 STANDING_GATE = "advice"  # "advice": only for requests for advice or suggestions; "always": every query
 STANDING_RANK = 3  # where the closest ones join the results
+# A standing statement already this high needs no move; one further down (a client asking for 50 results) is
+# moved up as if absent, so where it lands does not depend on top_k.
+STANDING_VIEW = 10
 # How many of each kind join: one instruction (how to answer), two preferences (what the user likes: several can
 # bear on one request, and the closest by a hair is often not the one meant).
 STANDING_PICKS = {"instruction": 1, "preference": 2}
@@ -60,10 +63,11 @@ def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: s
         mine.sort(key=lambda c: (id(c) in named, c.raw.get("cosine", 0.0)), reverse=True)
         for best in mine[:n]:
             near = id(best) in named or best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR
-            if near and not any(c is best for c in top):
+            if near and not any(c is best for c in top[:STANDING_VIEW]):
                 picks.append(best)
     if not picks:
         return top
     picks.sort(key=lambda c: c.raw.get("cosine", 0.0), reverse=True)
-    at = min(STANDING_RANK - 1, len(top))
-    return [*top[:at], *picks, *top[at:]][:k]
+    rest = [c for c in top if not any(c is p for p in picks)]
+    at = min(STANDING_RANK - 1, len(rest))
+    return [*rest[:at], *picks, *rest[at:]][:k]
