@@ -82,10 +82,12 @@ def test_an_updated_budget_supersedes_the_old_one_and_says_until_when_it_held(ga
     assert status["items"][old["ids"][0]]["superseded_by"] == new["ids"][0]
 
 
-def test_two_allergies_are_two_facts(gateway):
-    ns = "carol/health"
-    store(gateway, ns, {"content": "Carol is allergic to peanuts"})
-    res = store(gateway, ns, {"content": "Carol is allergic to shellfish"})
+@pytest.mark.parametrize("entities", [[], ["carol"]])
+def test_two_allergies_are_two_facts(gateway, entities):
+    # tagged with the person both are about or not: a shared entity is no sign that one replaces the other
+    ns = f"carol/health-{len(entities)}"
+    store(gateway, ns, {"content": "Carol is allergic to peanuts", "entities": entities})
+    res = store(gateway, ns, {"content": "Carol is allergic to shellfish", "entities": entities})
     assert res["stored"] == 1 and res["superseded"] == 0 and res["deduplicated"] == 0
     found = {m["content"] for m in recall(gateway, ns, "what is Carol allergic to?", top_k=5)}
     assert {"Carol is allergic to peanuts", "Carol is allergic to shellfish"} <= found

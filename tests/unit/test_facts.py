@@ -959,3 +959,54 @@ def test_values_read_in_one_form() -> None:
     assert statement("年会的日子是一月十八号。").numbers == statement("公司年会定在1月18日。").numbers
     assert statement("Goal: sixty thousand dollars.").numbers == {"60000"}
     assert _people(statement("我爱人的名字是李娜。")) == {"spouse"}
+    # a time said in words, a code read digit by digit
+    assert statement("Kids start at a quarter past eight in the morning.").numbers == {"08:15"}
+    assert statement("孩子早上八点一刻到校。").numbers == {"08:15"}
+    assert statement("门锁密码：六零二一一八").numbers == {"602118"}
+    # "the user's mother" is "my mother": no possessor whose role could swap with another's
+    assert statement("User's mother was born on 9 July.").directions == ()
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("Carol is allergic to peanuts.", "Carol is allergic to shellfish."),
+        ("Biscuit is a beagle.", "Biscuit eats twice a day."),
+        ("My budget for the trip is 5000 yuan.", "My budget for groceries is 800 yuan."),
+    ],
+)
+def test_a_shared_entity_alone_replaces_nothing(old: str, new: str) -> None:
+    entity = [old.split()[0].casefold()] if old[0] != "M" else ["budget"]
+    assert decide(old, new, cosine=0.9, sharper=0.93, entities=entity) == "distinct"
+    assert (
+        decide(
+            "My budget for the trip is 5000 yuan.",
+            "Update: my budget for the trip is now 8000 yuan.",
+            0.93,
+            0.93,
+            ["budget"],
+        )
+        == "update"
+    )
+
+
+@pytest.mark.parametrize(
+    "old, new, cosine, sharper, relation",
+    [
+        # two banks, however close the sentences read; a bank's short name is its name
+        ("微信支付绑定的是招商银行卡。", "支付宝绑定的是建设银行卡。", 0.9598, 0.9429, "distinct"),
+        ("我的工资卡是工行的。", "工资卡是工商银行的。", 0.975, 0.9703, "duplicate"),
+        # primary and secondary are two roles
+        (
+            "I'm the primary on-call for payments this week.",
+            "I'm secondary on-call for payments next week.",
+            0.9479,
+            0.9543,
+            "distinct",
+        ),
+    ],
+)
+def test_two_banks_and_two_roles_stay_apart(
+    old: str, new: str, cosine: float, sharper: float, relation: str
+) -> None:
+    assert decide(old, new, cosine, sharper) == relation

@@ -197,16 +197,16 @@ def _relate(
         same = reworded(old, new, th, sharper, announced)
         if same is not None:
             return Verdict("duplicate", *same)
-    # A different fact, or a new value of the same one.
-    shared_entity = bool(old.entities & new.entities)
+    # A different fact, or a new value of the same one. A shared entity is no sign of either: it says what both
+    # are about, as the cosine does ("Carol is allergic to peanuts" / "... to shellfish", both tagged `carol`).
     # Whoever a slot's value names is its value ("Emergency contact: brother Tom" / "...: wife Jen")
     if other_person and not (announced or same_slot):
         return Verdict("distinct", "about someone else")
-    if not (announced or same_slot or shared_entity):
+    if not (announced or same_slot):
         if numbers_changed and new_count(old, new):
             return Verdict("update", "a new count of the same things")
         return Verdict("distinct", "states something else, no sign of a change")
-    if not (same_slot or shared_entity) and _overlap(old, new) < CHANGE_OVERLAP:
+    if not same_slot and _overlap(old, new) < CHANGE_OVERLAP:
         # e5 puts any two sentences of one person's life above the candidate cosine: a change word ("moved",
         # 搬到) in a sentence that shares few content words with the old one is news about something else.
         # Kept apart, both stay recallable; a wrong supersede would hide a true fact.

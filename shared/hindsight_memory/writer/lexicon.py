@@ -2,6 +2,8 @@
 form, words with one meaning, qualities and their opposites, and nouns that name another person. Each entry has one
 meaning only; a word with two stays out (see the note on READ_AS)."""
 
+import re
+
 from ..text import has_cjk
 
 # Short forms that name one thing only, read as the long form: "Staging DB" is "the staging database". Left out:
@@ -33,6 +35,8 @@ READ_AS = {
     "mins": "minutes",
     "secs": "seconds",
     "appt": "appointment",
+    "wfh": "remote",
+    "svc": "service",
     "req": "requests",
     "reqs": "requests",
     "appts": "appointments",
@@ -103,6 +107,7 @@ EN_OPPOSITE = {
         ("early", "late"),
         ("fast", "slow"),
         ("high", "low"),
+        ("primary", "secondary"),
         ("easy", "hard"),
         ("open", "closed"),
         ("like", "dislike"),
@@ -128,6 +133,13 @@ ZH_QUALITIES = {p[i]: p[1 - i] for p in _ZH_QUALITY_PAIRS for i in (0, 1)}
 
 # Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
 ZH_SYNONYMS = {
+    # a bank's short name is its name (工行卡 / 工商银行卡)
+    "工行": "工商银行",
+    "建行": "建设银行",
+    "招行": "招商银行",
+    "农行": "农业银行",
+    "中行": "中国银行",
+    "交行": "交通银行",
     "块钱": "元",
     "块": "元",
     "圆": "元",
@@ -192,3 +204,29 @@ OTHER_PERSON = {
 }
 # The Chinese ones, the longest first: 我爸妈 are the parents, not the father.
 OTHER_PERSON_ZH = tuple(sorted((w for w in OTHER_PERSON if has_cjk(w)), key=len, reverse=True))
+
+# Words announcing a change of value ("now", "no longer", "changed ... to", 改成, 不再, 搬到).
+CHANGE_EN = re.compile(
+    r"\b(?:now|no longer|any ?more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
+    r"instead|(?-i:new|New(?!\s+[A-Z])|NEW)|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
+    r"went (?:up|down)|grown(?!\s+up)|grew(?!\s+up)|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
+    r"migrated|relocated|upped|bumped|swapped|"
+    r"left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became|"
+    r"promoted|demoted|retired|graduated|hired|"
+    # a time from which the value holds ("as of this week", "from next month", "starting Monday")
+    r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"
+    r"going forward|from here on|(?:i )?meant|my (?:mistake|bad)|slipped|slid)\b",
+    re.IGNORECASE,
+)
+CHANGE_ZH = re.compile(
+    r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
+    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
+)
+
+# Words that open a re-statement and say nothing of the fact: "Just a reminder, ...", "As I said, ...", 提醒一下，
+LEAD_IN = re.compile(
+    r"^\s*(?:(?:just )?(?:a (?:quick )?)?reminder|as i (?:said|mentioned)(?: before| earlier)?|as mentioned|"
+    r"like i said|to recap|fyi|for the record|just so you know|quick note|again|heads up|noted|"
+    r"(?:再)?提醒(?:你)?一下|(?:我)?之前(?:也)?说过|重申一下|再说一遍|顺便说一下|记录|备忘)\s*[,:，：;；!！]\s*",
+    re.IGNORECASE,
+)

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from ..text import ZH_SURNAMES, has_cjk
 from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH
-from .statements import EN_WORD, Statement, _stem
+from .statements import EN_WORD, Statement, _stem, one_meaning
 
 _SHORT_DAYS_MONTHS = frozenset(
     "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
@@ -123,7 +123,8 @@ def names_differ(old: Statement, new: Statement) -> bool:
     """A name in one statement that the other does not hold in any form: "Dana leads the team" / "The team is led
     by Dana" name the same person, in another place."""
     if old.cjk and new.cjk:  # 小王 / 小刘, 王老师 / 李老师
-        return any(n not in new.body for n in old.names) or any(n not in old.body for n in new.names)
+        old_body, new_body = one_meaning(old.body), one_meaning(new.body)
+        return any(n not in new_body for n in old.names) or any(n not in old_body for n in new.names)
     a, b = _vocab(old.text), _vocab(new.text)
     lost, put = _unmatched(old, b), _unmatched(new, a)
     if lost and put:  # two names swapped (two acronyms too: AWS / GCP)

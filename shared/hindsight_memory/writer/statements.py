@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..text import ROLES, STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
-from .lexicon import EN_OPPOSITE, READ_AS, ZH_QUALITIES, ZH_SYNONYMS
+from .lexicon import CHANGE_EN, CHANGE_ZH, EN_OPPOSITE, LEAD_IN, READ_AS, ZH_QUALITIES, ZH_SYNONYMS
 from .values import (
     EN_NUMBERS,
     ZH_DIGITS,
@@ -27,6 +27,7 @@ _CONTRACTIONS = [
     (re.compile(r"\bwon't\b", re.I), "will not"),
     (re.compile(r"n't\b", re.I), " not"),
     (re.compile(r"'m\b", re.I), " am"),
+    (re.compile(r"\bim\b"), "i am"),  # "im allergic", typed fast; "IM" (instant messaging) is left
     (re.compile(r"'re\b", re.I), " are"),
     (re.compile(r"'ve\b", re.I), " have"),
     (re.compile(r"'ll\b", re.I), " will"),
@@ -39,23 +40,11 @@ _LIGHT_EN = STOPWORDS | frozenset(
     shall should can could may might must also really just please remember note fyi noted keep kept called named
     name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
     one ones very about around roughly approximately usually always currently every each poss user users
-    btw lol ugh anyway anyways haha hah ok okay oh tbh imo honestly basically""".split()
+    btw lol ugh anyway anyways haha hah ok okay oh tbh imo honestly basically pls plz""".split()
 )
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
 _EN_DIRECTIONS = frozenset({"over", "than", "to", "from", "vs", "versus", "instead", "rather", "poss"})
-_CHANGE_EN = re.compile(
-    r"\b(?:now|no longer|any ?more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
-    r"instead|(?-i:new|New(?!\s+[A-Z])|NEW)|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
-    r"went (?:up|down)|grown(?!\s+up)|grew(?!\s+up)|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
-    r"migrated|relocated|upped|bumped|swapped|"
-    r"left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became|"
-    r"promoted|demoted|retired|graduated|hired|"
-    # a time from which the value holds ("as of this week", "from next month", "starting Monday")
-    r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"
-    r"going forward|from here on|(?:i )?meant|my (?:mistake|bad)|slipped|slid)\b",
-    re.IGNORECASE,
-)
 _EN_LITOTES = re.compile(
     r"\b(?:(?:is|are|was|were|am|be|do|does|did)\s+)?not\s+(?:(?:very|too|that|so)\s+)?("
     + "|".join(EN_OPPOSITE)
@@ -90,7 +79,8 @@ _NUM_WORD = re.compile(r"(\d+)-([a-z]{2,})")
 # Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it; at most 20
 # numerals, so a long run of them is read in linear time.
 _ZH_NUMBER = re.compile(
-    r"[零〇一二两三四五六七八九]{1,20}(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍型代季小毫克升页份首杯瓶双套间节门遍届场轮回])"
+    r"[零〇一二三四五六七八九]{3,20}"  # a code read digit by digit (六零二一一八)
+    r"|[零〇一二两三四五六七八九]{1,20}(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍型代季小毫克升页份首杯瓶双套间节门遍届场轮回])"
     r"|[零〇一二两三四五六七八九]{0,20}[十百千万亿][零〇一二两三四五六七八九十百千万亿]{0,20}"
 )
 _LIGHT_ZH_WORDS = re.compile(
@@ -99,14 +89,12 @@ _LIGHT_ZH_WORDS = re.compile(
     r"|每(?=[天周月年日晚次个\d一二两三四五六七八九十]|星期)|用户家|(?<=[我你他她们天周月年上次])都(?!市)"
     r"|(?<=[一这那每])[个辆只件位名本张台条部把]"
 )
-_LIGHT_ZH = frozenset("的了是为在吗呢吧啊也就还和与着把被由将我你他她它们个这那有会能要很得地之所其以叫用")
+_LIGHT_ZH = frozenset(
+    "的了是为在吗呢吧啊呀哈啦嘛哦呗也就还和与着把被由将我你他她它们个这那有会能要很得地之所其以叫用"
+)
 _ZH_DIRECTIONS = frozenset("比从到给向")
 _ZH_NOT_DIRECTION = re.compile("到期|到底|从来|从小|比如|比赛|给力")  # words, not a marker before one
 _ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
-_CHANGE_ZH = re.compile(
-    r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
-    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
-)
 _NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
 _NOT_NEGATION_ZH = re.compile(
     r"无线|非常|别人|别的|特别|分别|区别|差别|级别|类别|性别|个别|告别|识别|未来|没错|(?:^|[，,。；;])不过|不错|并非|不久|不仅|不管|无论"
@@ -140,7 +128,7 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
     t, speaker, body, cjk = _read(text)
     words, numbers, directions = _zh_words(body) if cjk else _en_words(body)
     raw = EN_WORD.findall(body)
-    changes = (_CHANGE_ZH if cjk else _CHANGE_EN).findall(body)
+    changes = (CHANGE_ZH if cjk else CHANGE_EN).findall(body)
     return Statement(
         text=t,
         speaker=speaker,
@@ -150,7 +138,7 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
         change=bool(changes),
         slot=slot or extract_slot(t),
         cjk=cjk,
-        names=tuple(_ZH_NAME.findall(body)) if cjk else capitalised(raw[1:]),
+        names=tuple(_ZH_NAME.findall(one_meaning(body))) if cjk else capitalised(raw[1:]),
         directions=directions,
         entities=frozenset(key(e) for e in entities),
         changes=frozenset(c.casefold() for c in changes),
@@ -168,18 +156,9 @@ def _read(text: str) -> tuple[str, str, str, bool]:
         # a note's key, not someone speaking: "Dentist: Dr. Okafor (Brightsmile Dental)", "Daughter Maya: violin
         # Thursdays 4:30"; who speaks says "I", "my", "you" ("Caroline: my dog is called Biscuit")
         speaker, body = "", t
-    body = _LEAD_IN.sub("", body)
+    body = LEAD_IN.sub("", body)
     cjk = has_cjk(body)
     return t, speaker, _litotes(body, cjk), cjk
-
-
-# Words that open a re-statement and say nothing of the fact: "Just a reminder, ...", "As I said, ...", 提醒一下，
-_LEAD_IN = re.compile(
-    r"^\s*(?:(?:just )?(?:a (?:quick )?)?reminder|as i (?:said|mentioned)(?: before| earlier)?|as mentioned|"
-    r"like i said|to recap|fyi|for the record|just so you know|quick note|again|heads up|noted|"
-    r"(?:再)?提醒(?:你)?一下|(?:我)?之前(?:也)?说过|重申一下|再说一遍|顺便说一下|记录|备忘)\s*[,:，：;；!！]\s*",
-    re.IGNORECASE,
-)
 
 
 _PERSONAL = re.compile(
@@ -273,10 +252,13 @@ def _en_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
     out: list[str] = []
     directions: list[tuple[str, str]] = []
     marker: str | None = None
-    for w in EN_WORD.findall(_CHANGE_EN.sub(" ", body)):
+    previous = ""
+    for w in EN_WORD.findall(CHANGE_EN.sub(" ", body)):
         lw = w.casefold()
+        before, previous = previous, lw
         if lw in _EN_DIRECTIONS:
-            marker = lw
+            # "the user's mother" is "my mother": the user's possessive names no one whose role could swap
+            marker = None if lw == "poss" and before in ("user", "users") else lw
             if lw != "poss":
                 continue
         if lw in EN_NUMBERS:
@@ -341,7 +323,7 @@ EN_OPPOSITES = {frozenset((_stem(a), _stem(b))) for a, b in EN_OPPOSITE.items()}
 
 def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
     numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
-    text = one_meaning(_CHANGE_ZH.sub(" ", _LIGHT_ZH_WORDS.sub(" ", body)))
+    text = one_meaning(CHANGE_ZH.sub(" ", _LIGHT_ZH_WORDS.sub(" ", body)))
     out: list[str] = []
     # Whose it is: the content character before 的 ("小王的经理是小李" / "小李的经理是小王" swap the possessor).
     directions: list[tuple[str, str]] = [
@@ -394,7 +376,10 @@ def _litotes(body: str, cjk: bool) -> str:
     return _EN_LITOTES.sub(lambda m: EN_OPPOSITE[m.group(1).casefold()], body)
 
 
-_ZH_NAME = re.compile(f"[小老阿][{ZH_SURNAMES}]|[{ZH_SURNAMES}](?:老师|经理|总|医生|律师|主任|阿姨)")
+_ZH_NAME = re.compile(
+    f"[小老阿][{ZH_SURNAMES}]|[{ZH_SURNAMES}](?:老师|经理|总|医生|律师|主任|阿姨)"
+    r"|[\u4e00-\u9fff]{2}(?:银行|证券)"  # 招商银行 / 建设银行: two banks, not one reworded
+)
 
 
 def _negated(body: str, cjk: bool) -> bool:

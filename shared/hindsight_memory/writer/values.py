@@ -147,15 +147,38 @@ def en_dates(body: str) -> str:
         n = m.group(1).casefold()
         return _times("1" if n == "a" else EN_CARDINALS.get(n, n), _MULTIPLIERS[m.group(2).casefold()])
 
-    body = _THOUSANDS.sub(r"\1\2", body)
+    body = _THOUSANDS.sub(r"\1\2", _spoken_time(body))
     return _EN_TIMES.sub(times, _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body))))
+
+
+_HOURS = "one two three four five six seven eight nine ten eleven twelve".split()
+_HOUR = r"(" + "|".join(_HOURS) + r"|1[0-2]|[1-9])"
+# "a quarter past eight", "half past nine", "quarter to five", "six in the morning", "seven o'clock" -> digits
+_PAST = re.compile(r"\b(?:(?:a )?(quarter)|(half)) (past|to) " + _HOUR + r"\b", re.IGNORECASE)
+_WORD_HOUR = re.compile(
+    r"\b(" + "|".join(_HOURS) + r")(?=\s*(?:[ap]\.?m\b|in the (?:morning|afternoon|evening)|o'clock))", re.I
+)
+
+
+def _spoken_time(body: str) -> str:
+    def hour(h: str) -> int:
+        return int(h) if h.isdigit() else _HOURS.index(h.casefold()) + 1
+
+    def past(m: re.Match[str]) -> str:
+        h, minutes = hour(m.group(4)), 15 if m.group(1) else 30
+        if m.group(3).casefold() == "to":
+            h, minutes = (h - 2) % 12 + 1, 60 - minutes
+        return f"{h}:{minutes:02d}"
+
+    body = _PAST.sub(past, body)
+    return _WORD_HOUR.sub(lambda m: str(hour(m.group(1))), body).replace("o'clock", "")
 
 
 # 下午3点 -> 15:00, 晚上6点45 -> 18:45, 上午十点 -> 10:00, 早上六点半 -> 06:30
 ZH_TIME = re.compile(
     # 点 as a clock, not 一点都不 ("not at all"), 一点儿, 点心, 点菜, 点赞...
     r"(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)?\s*(?P<h>[零一二两三四五六七八九十\d]{1,3})点(?![儿都也点头子心菜赞击评])"
-    r"(?:(?P<half>半)|(?P<m>[零一二三四五六七八九十\d]{1,3})分?)?"
+    r"(?:(?P<half>半)|(?P<quarter>[一三])刻|(?P<m>[零一二三四五六七八九十\d]{1,3})分?)?"
 )
 
 
@@ -165,6 +188,8 @@ def zh_clock(m: re.Match[str]) -> str:
 
     hour = number(m.group("h"))
     minute = 30 if m.group("half") else number(m.group("m")) if m.group("m") else 0
+    if m.group("quarter"):  # 八点一刻, 八点三刻
+        minute = 15 if m.group("quarter") == "一" else 45
     if hour is None or minute is None or not (0 <= hour <= 24 and 0 <= minute < 60):
         return m.group(0)
     if m.group("part") in ("下午", "傍晚", "晚上", "夜里", "晚") and hour < 12:
