@@ -244,7 +244,8 @@ _ZH_TIMES_HUI = re.compile(r"(?<=[\d一二两三四五六七八九十])回")  # 
 
 # 2028.03, 2028-03, 2028/03 -> 2028年3月 (a month, as 2028年3月 reads); 2028.03元 is an amount
 _ZH_YEAR_MONTH = re.compile(r"(?<![\d.])((?:19|20)\d\d)[-/.](0[1-9]|1[0-2])(?![\d.元块%])")
-_ZH_FLOOR = re.compile(r"([\d零一二两三四五六七八九十]+)\s*层(?!楼)")  # 18层 / 18楼 / 十八楼
+# 18层 / 18楼 / 十八楼; a floor has at most 4 numerals, and a match starts where a run does (linear on long runs)
+_ZH_FLOOR = re.compile(r"(?<![\d零一二两三四五六七八九十])([\d零一二两三四五六七八九十]{1,4})\s*层(?!楼)")
 _ZH_MODEL_YEAR = re.compile(r"(?<![\d.])([0-2]\d)款")  # 20款 / 2020款 (a car's model year)
 # 70公斤 / 70千克 / 70kg; 千 here is no thousand
 _ZH_UNIT_AS = {"公斤": "kg", "千克": "kg", "公里": "km", "千米": "km"}
