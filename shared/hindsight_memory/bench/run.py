@@ -263,80 +263,9 @@ def _quality(size: str, embedder: str) -> tuple[str, dict[str, Any]]:
 
 
 def _pairs(embedder: str) -> tuple[str, dict[str, Any]]:
-    from .pairs import evaluate, found_by_old_words, mistakes
+    from .pairs import report
 
-    results, decided = evaluate(embedder)
-    rows = [
-        [
-            r.group,
-            r.n,
-            f"{r.duplicates_merged:.1%}",
-            f"{r.updates_superseded:.1%}",
-            f"{r.wrong_merge:.1%}",
-            f"{r.wrong_supersede:.1%}",
-            f"{r.distinct_kept:.1%}",
-        ]
-        for r in results
-    ]
-    text = table(
-        "dedup and supersede on the labelled pair set (bench/pairs.jsonl; targets: duplicates merged >= 90%, "
-        "updates superseded >= 85%, wrong merge and wrong supersede <= 2%)",
-        [
-            "pairs",
-            "n",
-            "duplicates merged",
-            "updates superseded",
-            "wrong merge",
-            "wrong supersede",
-            "distinct kept",
-        ],
-        rows,
-    )
-    wrong = [
-        {"id": d.pair.id, "label": d.pair.label, "decision": d.decision, "old": d.pair.old, "new": d.pair.new}
-        for d in mistakes(decided)
-    ]
-    found, asked = found_by_old_words(decided)
-    text += f"\nsuperseded pairs asked in the old value's words: the new value first in {found} of {asked}"
-    reading_text, reading_ms = _hostile_reading()
-    return text + "\n\n" + reading_text, {
-        "scores": [r.__dict__ for r in results],
-        "mistakes": wrong,
-        "found_by_old_words": [found, asked],
-        "hostile_reading_ms": reading_ms,
-    }
-
-
-# 16,000 characters of what a careless or hostile client may store: runs of numerals, separators, words the value
-# readers look for. Each regex must stay linear on them (a run of 二三 had taken 3.7 s, one of 一二三 before 层 3.9 s).
-HOSTILE = {
-    "Chinese numerals": "一二三四五六七八九零" * 1600,
-    "digits": "1" * 16000,
-    "digits and commas": "1,2,3," * 2667,
-    "times in words": "a quarter past " * 1067,
-    "number words": "twelve hundred thousand " * 667,
-    "lead-ins": "just a reminder, " * 941,
-    "dates": "2028.03 5/20 " * 1231,
-    "Chinese times": "八点一刻" * 4000,
-}
-
-
-def _hostile_reading() -> tuple[str, dict[str, float]]:
-    """How long the writer takes to read one long hostile text as a statement and as its sharper reading."""
-    import time
-
-    from ..writer.statements import reading, statement
-
-    ms = {}
-    for name, text in HOSTILE.items():
-        t0 = time.perf_counter()
-        statement(text)
-        reading(text)
-        ms[name] = round((time.perf_counter() - t0) * 1000, 1)
-    rows = [[name, len(HOSTILE[name]), v] for name, v in ms.items()]
-    return table(
-        "the writer reading one hostile text (statement + sharper reading)", ["text", "chars", "ms"], rows
-    ), ms
+    return report(embedder)
 
 
 def _fragmentation(n_commits: int) -> tuple[str, dict[str, Any]]:

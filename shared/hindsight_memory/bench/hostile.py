@@ -1,0 +1,34 @@
+"""How long the writer takes to read texts built to be slow: each value reader is a regular expression, and one
+that backtracks on a long run of what it looks for turns a store call into seconds of CPU."""
+
+import time
+
+from ..writer.statements import reading, statement
+from .stats import table
+
+# 16,000 characters of what a careless or hostile client may store: runs of numerals, separators, words the value
+# readers look for. Each regex must stay linear on them (a run of 二三 had taken 3.7 s, one of 一二三 before 层 3.9 s).
+HOSTILE = {
+    "Chinese numerals": "一二三四五六七八九零" * 1600,
+    "digits": "1" * 16000,
+    "digits and commas": "1,2,3," * 2667,
+    "times in words": "a quarter past " * 1067,
+    "number words": "twelve hundred thousand " * 667,
+    "lead-ins": "just a reminder, " * 941,
+    "dates": "2028.03 5/20 " * 1231,
+    "Chinese times": "八点一刻" * 4000,
+}
+
+
+def hostile_reading() -> tuple[str, dict[str, float]]:
+    """How long the writer takes to read one long hostile text as a statement and as its sharper reading."""
+    ms = {}
+    for name, text in HOSTILE.items():
+        t0 = time.perf_counter()
+        statement(text)
+        reading(text)
+        ms[name] = round((time.perf_counter() - t0) * 1000, 1)
+    rows = [[name, len(HOSTILE[name]), v] for name, v in ms.items()]
+    return table(
+        "the writer reading one hostile text (statement + sharper reading)", ["text", "chars", "ms"], rows
+    ), ms
