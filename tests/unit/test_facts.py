@@ -963,6 +963,9 @@ def test_values_read_in_one_form() -> None:
     assert statement("Kids start at a quarter past eight in the morning.").numbers == {"08:15"}
     assert statement("孩子早上八点一刻到校。").numbers == {"08:15"}
     assert statement("门锁密码：六零二一一八").numbers == {"602118"}
+    # a note's "Preference:" key is the user preferring, in the sharper reading
+    assert reading("Preference: no emojis in replies.") == reading("I prefer no emojis in replies.")
+    assert reading("用户偏好：回答尽量简洁") == "我偏好回答尽量简洁"
     # "the user's mother" is "my mother": no possessor whose role could swap with another's
     assert statement("User's mother was born on 9 July.").directions == ()
 

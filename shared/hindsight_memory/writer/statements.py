@@ -231,7 +231,14 @@ def reading(text: str) -> str:
     contractions expanded, dates, times and amounts in one form), the user as "I", short forms spelled out ("prod
     DB" / "production database"); of a long text, its beginning."""
     body = first_person(_read(text[:READING_CHARS])[2].replace(" poss", "'s"))
+    body = _PREFERENCE_KEY.sub(lambda m: "我偏好" if m.group(1) else "I prefer ", body)
     return _SHORT_FORMS.sub(lambda m: READ_AS[m.group(1).casefold()], body)
+
+
+# A note's "Preference:" key is the user preferring: "Preference: no emojis" reads as "I prefer no emojis"
+_PREFERENCE_KEY = re.compile(
+    r"^\s*(?:(?:my|I) )?preference\s*:\s*|^\s*(?:我的?)?(偏好)\s*[:：]\s*", re.IGNORECASE
+)
 
 
 def one_meaning(text: str) -> str:
