@@ -728,9 +728,11 @@ def test_versions_and_chinese_month_days_in_one_form() -> None:
 
 
 def test_what_the_sharper_embedding_reads() -> None:
-    assert reading("user: prod DB is on RDS") == "production database is on RDS"
+    assert reading("user: prod DB is on RDS") == "Production database is on RDS"
     assert reading("Eye exam on April 9 at 10:30 am.") == "Eye examination on 04-09 at 10:30"
-    assert reading("The user's repo") == "my repository"
+    assert reading("The user's repo") == "My repository"
+    # a message typed fast reads as one written with care (the model is cased)
+    assert reading("im based in lisbon btw") == "I am based in lisbon"
 
 
 def test_x_not_y_contrasts_and_negates_nothing() -> None:

@@ -79,10 +79,11 @@ class _Batch:
     def sharper(self, a: str, b: str) -> float:
         """Cosine of the two texts' query-side embeddings (the model's symmetric reading) of what the writer reads
         (`reading`), computed on demand."""
-        for t in (a, b):
+        texts = reading(a), reading(b)
+        for t in texts:
             if t not in self._queries:
-                self._queries[t] = self.writer.embedder.embed_query(reading(t))
-        return float(np.dot(self._queries[a], self._queries[b]))
+                self._queries[t] = self.writer.embedder.embed_query(t)
+        return float(np.dot(self._queries[texts[0]], self._queries[texts[1]]))
 
     def current(self, m: Memory) -> Memory:
         return self.pending.memories.get(m.id, m)
