@@ -5,7 +5,7 @@ import pytest
 from hindsight_memory.writer.facts import Thresholds, _people, relate, statement
 from hindsight_memory.writer.frames import in_place
 from hindsight_memory.writer.names import names_differ as _names_differ
-from hindsight_memory.writer.statements import first_person, reading
+from hindsight_memory.writer.reading import first_person, reading
 from hindsight_memory.writer.thresholds import _FITTED
 from hindsight_memory.writer.values import zh_number as _zh_number
 
@@ -818,7 +818,7 @@ def test_where_the_user_works_is_one_slot() -> None:
 
 
 def test_the_sharper_reading_of_a_long_text_is_its_beginning() -> None:
-    from hindsight_memory.writer.statements import READING_CHARS
+    from hindsight_memory.writer.reading import READING_CHARS
 
     long = "The deploy runbook says to drain the node first. " * 400
     assert len(reading(long)) <= READING_CHARS + 100 and reading(long).startswith("The deploy runbook")
@@ -965,6 +965,21 @@ def test_values_read_in_one_form() -> None:
     assert statement("Kids start at a quarter past eight in the morning.").numbers == {"08:15"}
     assert statement("孩子早上八点一刻到校。").numbers == {"08:15"}
     assert statement("门锁密码：六零二一一八").numbers == {"602118"}
+    # an end-of-conversation summary reads as what was said
+    assert reading("In today's chat the user mentioned their router is in the hall closet.") == (
+        "My router is in the hall closet."
+    )
+    assert reading("In today's conversation the user reminded me they're lactose intolerant.") == (
+        "I am lactose intolerant."
+    )
+    assert statement("今天聊天中用户提到儿子上小学了。").words == statement("儿子上小学了。").words
+    assert statement("用户每月房贷月供为8,500元。").numbers == {"8500"}
+    assert statement("a 3.25 percent rate").body == statement("a 3.25% rate").body
+    # a rebooking, a cancellation, a raise announce a change
+    assert (
+        statement("飞成都的航班改签到3月17日了。").change and statement("我把定投提高到每月2000了。").change
+    )
+    assert statement("We cancelled Comcast and went with AT&T Fiber.").change
     # a note's "Preference:" key is the user preferring, in the sharper reading
     assert reading("Preference: no emojis in replies.") == reading("I prefer no emojis in replies.")
     assert reading("用户偏好：回答尽量简洁") == "我偏好回答尽量简洁"

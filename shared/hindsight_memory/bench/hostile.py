@@ -3,7 +3,8 @@ that backtracks on a long run of what it looks for turns a store call into secon
 
 import time
 
-from ..writer.statements import reading, statement
+from ..writer.reading import reading
+from ..writer.statements import statement
 from .stats import table
 
 # 16,000 characters of what a careless or hostile client may store: runs of numerals, separators, words the value

@@ -17,7 +17,7 @@ from ..storage.filters import Where
 from ..text import content_hash, key
 from ..writer.facts import Thresholds, relate, statement, thresholds_for
 from ..writer.messages import ArchiveOp, CatalogOp, MergeOp, UpdateOp, UpkeepOp
-from ..writer.statements import reading
+from ..writer.reading import reading
 from ..writer.storing import is_turn
 from .tiers import should_archive, tier_of
 

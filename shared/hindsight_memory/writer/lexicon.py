@@ -215,18 +215,21 @@ CHANGE_EN = re.compile(
     r"promoted|demoted|retired|graduated|hired|"
     # a time from which the value holds ("as of this week", "from next month", "starting Monday")
     r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"
-    r"going forward|from here on|(?:i )?meant|my (?:mistake|bad)|slipped|slid)\b",
+    r"going forward|from here on|(?:i )?meant|my (?:mistake|bad)|slipped|slid|cancell?ed|went with|down to)\b",
     re.IGNORECASE,
 )
 CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
-    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
+    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|改签|改期|提高到|降低到|搬回|搬去|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
 )
 
 # Words that open a re-statement and say nothing of the fact: "Just a reminder, ...", "As I said, ...", 提醒一下，
 LEAD_IN = re.compile(
     r"^\s*(?:(?:just )?(?:a (?:quick )?)?reminder|as i (?:said|mentioned)(?: before| earlier)?|as mentioned|"
     r"like i said|to recap|fyi|for the record|just so you know|quick note|again|heads up|noted|"
-    r"(?:再)?提醒(?:你)?一下|(?:我)?之前(?:也)?说过|重申一下|再说一遍|顺便说一下|记录|备忘)\s*[,:，：;；!！]\s*",
+    r"(?:再)?提醒(?:你)?一下|(?:我)?之前(?:也)?说过|重申一下|再说一遍|顺便说一下|记录|备忘)\s*[,:，：;；!！]\s*"
+    # a conversation's summary: "In today's chat the user mentioned ...", 今天聊天中用户提到...
+    r"|^\s*(?:in (?:today's|this|our|the|my) (?:chat|conversation|session)|(?:今天|这次|本次)?的?(?:聊天|对话)[中里])"
+    r"\s*[,:，：]?\s*",
     re.IGNORECASE,
 )

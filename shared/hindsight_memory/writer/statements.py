@@ -40,7 +40,7 @@ _LIGHT_EN = STOPWORDS | frozenset(
     shall should can could may might must also really just please remember note fyi noted keep kept called named
     name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
     one ones very about around roughly approximately usually always currently every each poss user users
-    btw lol ugh anyway anyways haha hah ok okay oh tbh imo honestly basically pls plz""".split()
+    btw lol ugh anyway anyways haha hah ok okay oh tbh imo honestly basically pls plz mentioned reiterated reminded""".split()
 )
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
@@ -84,7 +84,7 @@ _ZH_NUMBER = re.compile(
     r"|[零〇一二两三四五六七八九]{0,20}[十百千万亿][零〇一二两三四五六七八九十百千万亿]{0,20}"
 )
 _LIGHT_ZH_WORDS = re.compile(
-    r"记住|注意|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
+    r"记住|注意|提到|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
     r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|那边|这边|千万(?=[别不要记])|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条年周]|月(?![\d一二三四五六七八九十]))"
     r"|每(?=[天周月年日晚次个\d一二两三四五六七八九十]|星期)|用户家|(?<=[我你他她们天周月年上次])都(?!市)"
     r"|(?<=[一这那每])[个辆只件位名本张台条部把]"
@@ -169,84 +169,6 @@ _PERSONAL = re.compile(
 def capitalised(words: list[str]) -> tuple[str, ...]:
     """The capitalised words (casefolded, in order), "I" aside: what reads as a name in English."""
     return tuple(w.casefold() for w in words if w[0].isupper() and w != "I")
-
-
-# "user" where it names a thing, not the person ("the user table", 用户表)
-_USER_THING_EN = (
-    r"(?!\s+(?:table|tables|id|ids|name|names|account|accounts|service|services|data|model|interface|experience|"
-    r"story|stories|agent|agents|group|groups|guide|base|input|manual|profile|profiles|settings|session|sessions|"
-    r"record|records|role|roles|research|testing|flow|journey|count|list|login|management|api|db|database)\b)"
-)
-# what an agent notes the user said is the user saying it ("User mentioned they are allergic ...")
-_REPORTED = (
-    r"\b(?:the )?user (?:mentioned|said|says|noted|stated|reported|indicated|shared|explained|told (?:me|us))"
-    r"(?: that)? (?:they|he|she)"
-)
-_FIRST_PERSON_EN = [
-    (re.compile(r"^\s*user\s*:\s*", re.I), ""),
-    (re.compile(_REPORTED + r"(?:'re| are)\b", re.I), "I am"),
-    (re.compile(_REPORTED + r"\b", re.I), "I"),
-    (re.compile(r"\b(?:the )?user's\b", re.I), "my"),
-    (re.compile(r"\b(?:the )?user is\b", re.I), "I am"),
-    (re.compile(r"\b(?:the )?user has\b", re.I), "I have"),
-    # the object of a verb or preposition is "me" ("Remind the user the day before")
-    (
-        re.compile(
-            r"\b(to|for|with|from|about|of|at|by|remind|tell|call|email|text|ask|give|send|show|help|let|notify|ping)"
-            r"\s+(?:the )?user\b" + _USER_THING_EN,
-            re.I,
-        ),
-        r"\1 me",
-    ),
-    (re.compile(r"\b(?:the )?user\b" + _USER_THING_EN, re.I), "I"),
-]
-_FIRST_PERSON_ZH = re.compile(
-    r"用户(?:提到|说|表示|称|反馈)?(?!表|名|数|量|体验|界面|协议|手册|画像|反馈|群|组|数据|端|侧|态|id|ID)"
-)
-
-
-def first_person(text: str) -> str:
-    """The user named as "I" / 我 wherever a text names them in the third person ("User prefers ...", "The user's
-    car", 用户的): the model reads "I'm vegetarian" and "User is vegetarian" further apart than two rewordings, and
-    the same person either way is what the writer compares."""
-    if has_cjk(text):
-        return _FIRST_PERSON_ZH.sub("我", text)
-    for pattern, repl in _FIRST_PERSON_EN:
-        text = pattern.sub(repl, text)
-    return text
-
-
-_SHORT_FORMS = re.compile(
-    r"\b(" + "|".join(sorted(map(re.escape, READ_AS), key=len, reverse=True)) + r")\b", re.I
-)
-
-
-# The sharper reading of a long text stops here: embedding 15,000 characters whole took tens of seconds, and a long
-# text is split into passages that must each agree before it merges (writer/storing.py), so its beginning suffices.
-READING_CHARS = 2000
-
-
-def reading(text: str) -> str:
-    """What the sharper (query-side) embedding of a text reads: the text as its statement reads it (no speaker,
-    contractions expanded, dates, times and amounts in one form), the user as "I", short forms spelled out ("prod
-    DB" / "production database"); of a long text, its beginning."""
-    body = first_person(_read(text[:READING_CHARS])[2].replace(" poss", "'s"))
-    body = _PREFERENCE_KEY.sub(lambda m: "我偏好" if m.group(1) else "I prefer ", body)
-    body = _SHORT_FORMS.sub(lambda m: READ_AS[m.group(1).casefold()], body)
-    # A message typed fast ("im based in lisbon btw") reads as written with care: the model is cased, and read
-    # "I am based in Lisbon" 0.96 from "The user lives in Lisbon" where the lowercase reading stood at 0.90.
-    body = _I.sub("I", _FILLER_EN.sub(" ", body)).strip()
-    return body[:1].upper() + body[1:]
-
-
-_I = re.compile(r"\bi\b(?!\.e\.)")
-_FILLER_EN = re.compile(r"\b(?:btw|lol|pls|plz|tbh|haha|hah|ugh|fyi)\b[,.!]?", re.IGNORECASE)
-
-
-# A note's "Preference:" key is the user preferring: "Preference: no emojis" reads as "I prefer no emojis"
-_PREFERENCE_KEY = re.compile(
-    r"^\s*(?:(?:my|I) )?preference\s*:\s*|^\s*(?:我的?)?(偏好)\s*[:：]\s*", re.IGNORECASE
-)
 
 
 def one_meaning(text: str) -> str:

@@ -20,8 +20,8 @@ from .context import Pending, WriterState
 from .facts import Statement, Verdict, relate, statement, thresholds_for
 from .messages import PreparedItem, StoreOp
 from .preceding import session_state, with_preceding_turns
+from .reading import reading
 from .rows import event_row, merged_duplicate, new_memory
-from .statements import reading
 
 # A call without idempotency key or time, repeated within this window with the same words and nothing said in
 # between, is the client retrying, not the user repeating themselves.

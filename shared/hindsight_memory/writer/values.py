@@ -201,6 +201,7 @@ def zh_clock(m: re.Match[str]) -> str:
 
 
 _THOUSANDS = re.compile(r"(\d),(\d{3})\b")
+_THOUSANDS_ZH = re.compile(r"(\d),(\d{3})(?!\d)")  # 8,500元: 元 is a word character, no \b before it
 # "3pm", "3:00 PM", "3 p.m.", "9:30 in the morning" -> "15:00", "09:30"
 _EN_TIME = re.compile(
     r"\b(?P<h>[01]?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?:(?P<ap>[ap])\.?m\b\.?|(?P<part>in the (?:morning|afternoon|evening)))",
@@ -224,6 +225,7 @@ _PERCENT_ZH = re.compile(r"百分之([零〇一二两三四五六七八九十百
 def zh_values(body: str) -> str:
     """Chinese values in one form: 百分之十二 -> 12%, 7:00 -> 07:00 (as 早上七点 reads), 3万 -> 30000,
     2028-05-20 and 5/20 -> 2028年5月20日 and 5月20日, 138 1234 5678 -> 13812345678."""
+    body = _THOUSANDS_ZH.sub(r"\1\2", body)
     body = _PERCENT_ZH.sub(
         lambda m: f"{m.group(1) if m.group(1)[0].isdigit() else zh_number(m.group(1))}%", body
     )
@@ -278,7 +280,7 @@ def en_values(body: str) -> str:
     )
     for pattern, repl in _HOW_OFTEN:
         body = pattern.sub(repl, body)
-    body = _HOST.sub(r"\1 ", _TIMES_X.sub(r"\1 times", body))
+    body = _HOST.sub(r"\1 ", _TIMES_X.sub(r"\1 times", _PERCENT_EN.sub(r"\1%", body)))
     return _common(_PER.sub(lambda m: _PER_WORD[m.group(1).casefold()], body))
 
 
@@ -300,6 +302,7 @@ _HOW_OFTEN = [
 # A weekday written short on its own (wed 17:00); sat and sun only before a time or a number (the verb, the star)
 _ONE_DAY = re.compile(r"\b(mon|tue|tues|wed|thu|thur|thurs|fri|(?:sat|sun)(?=\.?\s*\d))\b\.?", re.IGNORECASE)
 _BLOOD_SHORT = re.compile(r"\b(AB|A|B|O)[- ](neg|pos)\b", re.IGNORECASE)  # O-neg -> O negative
+_PERCENT_EN = re.compile(r"(\d)\s*(?:percent|per cent)\b", re.IGNORECASE)  # 3.25 percent -> 3.25%
 _TIMES_X = re.compile(r"\b(\d+)x(?=\b|/)")  # 3x a week -> 3 times a week
 _HOST = re.compile(
     r"\b(github|gitlab|bitbucket)\.(?:com|org)/", re.IGNORECASE
