@@ -980,6 +980,9 @@ def test_values_read_in_one_form() -> None:
         statement("飞成都的航班改签到3月17日了。").change and statement("我把定投提高到每月2000了。").change
     )
     assert statement("We cancelled Comcast and went with AT&T Fiber.").change
+    # "now" after a duration says how long, not that something changed
+    assert not statement("I'm a pediatric nurse at St. Mary's, been there a while now.").change
+    assert statement("I live in Seattle now.").change
     # a note's "Preference:" key is the user preferring, in the sharper reading
     assert reading("Preference: no emojis in replies.") == reading("I prefer no emojis in replies.")
     assert reading("用户偏好：回答尽量简洁") == "我偏好回答尽量简洁"
@@ -1030,3 +1033,25 @@ def test_two_banks_and_two_roles_stay_apart(
     old: str, new: str, cosine: float, sharper: float, relation: str
 ) -> None:
     assert decide(old, new, cosine, sharper) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # the same sentence with only its time of day changed: the time of the same thing moved
+        (
+            "My dentist appointment is on Thursday at 3 pm.",
+            "My dentist appointment is on Thursday at 4 pm.",
+            "update",
+        ),
+        ("我周四下午三点看牙医。", "我周四下午四点看牙医。", "update"),
+        ("Standup is at 9:30.", "Standup is at 9:45.", "update"),
+        # not when the sentence says more ("again") or a number names the thing
+        ("I walk the dog at 7 AM.", "I walk the dog again at 6 PM.", "distinct"),
+        ("Room 101 opens at 9:00.", "Room 102 opens at 9:00.", "distinct"),
+        # a reassignment announces a change
+        ("Ticket INFRA-204 is assigned to me.", "INFRA-204 has been reassigned to Omar.", "update"),
+    ],
+)
+def test_a_time_moved_in_the_same_sentence_is_a_new_value(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.93, sharper=0.93) == relation

@@ -3,7 +3,7 @@ after the other, labelled `duplicate` (the second re-states the first), `update`
 of the first) or `distinct` (both stay true). `evaluate` stores every pair through the real writer, each pair in
 its own namespace, and scores what the writer decided against the labels; `fit` and `held-out` halves alternate
 within each (language, label) group, so numbers on the held-out half were not tuned on. Two more sets were written by separate agents that saw
-neither the writer's code nor the other pairs: `bench/pairs_tune.jsonl` (ids `...-tNNN`, fourteen batches), read and tuned on, and
+neither the writer's code nor the other pairs: `bench/pairs_tune.jsonl` (ids `...-tNNN`, fifteen batches), read and tuned on, and
 `bench/pairs_blind.jsonl` (ids `...-bNNN`), never read: only its scores and the ids it misses are looked at."""
 
 import json

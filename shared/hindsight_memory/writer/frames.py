@@ -180,12 +180,28 @@ def new_count(old: Statement, new: Statement) -> bool:
     for i1, i2, j1, j2 in swapped:
         if all(_AMOUNT.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):
             continue  # a number with its unit, read as one token: 75kg -> 70kg
+        if i2 - i1 == j2 - j1 == 1 and _in_clock(old.body, a, i1) and _in_clock(new.body, b, j1):
+            continue  # the time of the same thing: "on Thursday at 3 pm" -> "at 4 pm", 下午三点 -> 四点
         if not all(_NUMERAL.fullmatch(t) for t in (*a[i1:i2], *b[j1:j2])):
             return False
         before, after = " ".join(a[max(0, i1 - 2) : i1]), a[i2] if i2 < len(a) else ""
         if not _counted(after) or _NUMBERED.search(before) or (i1 > 0 and a[i1 - 1][:1].isupper()):
             return False
     return bool(swapped)
+
+
+def _in_clock(body: str, tokens: list[str], i: int) -> bool:
+    """Whether tokens[i] is the hour or the minutes of a time of day written HH:MM in the text."""
+    t = tokens[i]
+    if not t.isdigit():
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    before = tokens[i - 1] if i else ""
+    return any(
+        re.search(rf"(?<!\d){h}:{m}(?!\d)", body)
+        for h, m in ((t, after), (before, t))
+        if h.isdigit() and m.isdigit()
+    )
 
 
 def _counted(after: str) -> bool:
