@@ -52,13 +52,19 @@ _TRIGGER = re.compile(
 _TRIGGER_ZH = re.compile(r"我(?:问到|问起|询问|提到|谈到|说到|问)(.{1,20}?)(?:的时候|时)")
 
 
+def condition_of(instruction: str) -> str:
+    """The topic an instruction is for ("when I ask about movie options": "movie options"), or ""."""
+    m = _TRIGGER.search(instruction) or _TRIGGER_ZH.search(instruction)
+    return m.group(1).strip() if m else ""
+
+
 def trigger_share(instruction: str, query: str) -> float:
     """The share of an instruction's topic words ("when I ask about movie options": movie, option) that a query
     holds, plurals aside; 0 for an instruction that names no topic."""
-    m = _TRIGGER.search(instruction) or _TRIGGER_ZH.search(instruction)
-    if not m:
+    condition = condition_of(instruction)
+    if not condition:
         return 0.0
-    topic = {_singular(w) for w in terms(m.group(1))}
+    topic = {_singular(w) for w in terms(condition)}
     if not topic:
         return 0.0
     asked = {_singular(w) for w in terms(query)}

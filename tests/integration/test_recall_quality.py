@@ -71,6 +71,10 @@ CONVERSATION = [
     ("2024-03-04", "assistant", "That is exciting news for Ottilie; Bergen has a great aquarium."),
     ("2024-04-11", "user", "I prefer taking the train over flying for trips under six hours."),
     ("2024-04-11", "assistant", "Trains it is for the shorter trips, then."),
+    ("2024-04-11", "user", "Always show the monthly totals when I ask about my savings goals."),
+    ("2024-04-11", "assistant", "Understood, monthly totals with every savings update."),
+    ("2024-04-11", "user", "I'm putting aside 400 euros a month for the trip to Japan next spring."),
+    ("2024-04-11", "assistant", "At that rate you will have 4,800 euros saved within a year."),
     ("2024-04-11", "user", "The boiler broke again, the plumber comes on Thursday."),
     ("2024-04-11", "assistant", "Good that the plumber is booked; keep the receipt for the landlord."),
     ("2024-05-20", "user", "We watched a documentary about octopuses last night, they have three hearts."),
@@ -105,6 +109,7 @@ def test_standing_instructions_and_preferences_are_marked_when_stored(chat):
     )
     assert sorted(m.content for m in out.memories) == [
         "user: Always include the cooking time when I ask about recipes.",
+        "user: Always show the monthly totals when I ask about my savings goals.",
         "user: I prefer taking the train over flying for trips under six hours.",
     ]
 
@@ -118,6 +123,21 @@ def test_a_later_request_for_advice_brings_the_standing_instruction_along(chat):
     assert "user: I prefer taking the train over flying for trips under six hours." in [
         m.content for m in out.memories
     ]
+
+
+def test_a_question_on_an_instructions_topic_brings_it_along(chat):
+    # not a request for advice, but the instruction was made for its topic ("when I ask about my savings goals"):
+    # explain says it applies; a question on another topic brings no instruction
+    query = RecallQuery(
+        namespace="u/chat", query="How are my savings goals coming along?", top_k=3, explain=True
+    )
+    out = chat.recall(query)
+    made_for = "user: Always show the monthly totals when I ask about my savings goals."
+    by_id = {t["id"]: t for t in out.explain["results"]}
+    (m,) = [m for m in out.memories if m.content == made_for]
+    assert by_id[m.id]["factors"].get("condition") == 1.0, by_id[m.id]
+    other = chat.recall(RecallQuery(namespace="u/chat", query="When does the plumber come?", explain=True))
+    assert not any(t["factors"].get("condition") for t in other.explain["results"])
 
 
 def test_a_question_about_what_happened_does_not_bring_standing_statements(chat):

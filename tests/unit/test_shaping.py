@@ -58,6 +58,21 @@ def test_where_the_closest_standing_statement_lands_does_not_depend_on_top_k():
     assert out[STANDING_RANK - 1] is GENRES and out.count(GENRES) == 1 and len(out) == len(top)
 
 
+def test_the_instruction_made_for_the_questions_topic_takes_the_last_place():
+    made_for = cand("user: Always highlight budget changes when I ask about financial goals.", 0.8, 0.7, True)
+    made_for.factors["condition"] = 1.0
+    made_for.factors["relevance"] = 0.0  # it need not match the question's words itself
+    talk = [cand(f"user: We set goal {k} in January.", 0.86, 0.8) for k in range(9)]
+    for c in talk:
+        c.factors["relevance"] = 0.9
+    query = "What are my financial goals this year?"
+
+    assert select([*talk, made_for], query, 5, 0.3) == [*talk[:4], made_for]
+    assert select([*talk[:2], made_for], query, 5, 0.3) == [*talk[:2], made_for]  # a short answer: last too
+    assert select([*talk, made_for], query, 1, 0.3) == talk[:1]  # one result asked for: the best one
+    assert select(talk, query, 5, 0.3) == talk[:5]  # none made for the topic: nothing joins
+
+
 def test_a_standing_statement_far_from_the_request_stays_out():
     far = cand("user: Always answer in metric units when I ask about distances.", 0.80, 0.3, True)
 

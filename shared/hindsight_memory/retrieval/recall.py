@@ -26,6 +26,7 @@ from ..storage.lance import COLD, LanceStore
 from ..text import fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
 from . import shaping
+from .conditions import CONDITION_POOL, Conditions
 from .replaced import REPLACEMENT_HOPS, current_of, hand_over, through_replaced
 from .rerank import Reranker
 from .scoring import HISTORY_PRIOR, Candidate, Scorer, Signals, phatic
@@ -44,6 +45,7 @@ class Retriever:
         self.settings = settings
         self.reranker = reranker
         self.scorer = Scorer(embedder, settings)
+        self.conditions = Conditions(embedder)
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall")
 
     def recall(self, q: RecallQuery) -> tuple[RecallResult, list[str]]:
@@ -146,6 +148,7 @@ class Retriever:
                 else []
             )
         vec_hits = self.scorer.by_calibrated_cosine(q.query, vec_hits)
+        applies: set[str] = set()
         if "vector" in q.channels and shaping.wants_standing(q.query):
             # Standing instructions and preferences apply to requests on other topics: their own small search.
             standing = self._where(q, window).any_key("tag_keys", [key(STANDING_TAG)])
@@ -153,6 +156,14 @@ class Retriever:
             extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_RESERVE)
             vec_hits = vec_hits + [h for h in extra[: shaping.STANDING_POOL] if h[0].id not in have]
             reserve = [h for h in extra[shaping.STANDING_POOL :] if h[0].id not in have]
+        elif "vector" in q.channels:
+            # Any other question: the standing instruction made for its topic, if one reads close enough (given
+            # at any time: "this year" in the question narrows what it asks about, not which instructions hold).
+            standing = self._where(q, None).any_key("tag_keys", [key(STANDING_TAG)])
+            hits = self.store.vector_search(q.namespace, qvec, standing, CONDITION_POOL)
+            found = self.conditions.closest([m for m, _, _ in hits], qvec)
+            reserve = [h for h in hits if found and h[0].id == found[0].id]
+            applies = {h[0].id for h in reserve}
         else:
             reserve = []
 
@@ -183,6 +194,9 @@ class Retriever:
             self._rerank(q.query, ordered)
         kept = [Candidate(m, vec, reserve=True) for m, _, vec in reserve if m.id not in cands]
         self.scorer.score(kept, q, sig, now)
+        for c in [*ordered, *kept]:
+            if c.memory.id in applies:
+                c.factors["condition"] = 1.0
         ordered += kept
         info = {
             "query_terms": terms(q.query),

@@ -32,8 +32,10 @@ def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[C
     relevant = [c for c in ordered if c.factors["relevance"] >= rest_floor]
     top = relevant[:k]
     if wants_standing(query):
-        top = with_standing(ordered_all, top, k, query)
-    return top
+        return with_standing(ordered_all, top, k, query)
+    # the instruction made for the question's topic (retrieval/conditions.py) takes the last place
+    applies = [c for c in ordered_all if c.factors.get("condition") and all(c is not t for t in top)]
+    return [*top[: k - 1], applies[0]] if applies and k > 1 else top
 
 
 def wants_standing(query: str) -> bool:
