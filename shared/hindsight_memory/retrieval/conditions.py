@@ -24,15 +24,16 @@ class Conditions:
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
-    def closest(self, standing: Iterable[Memory], qvec: np.ndarray) -> tuple[Memory, float] | None:
+    def closest(self, standing: Iterable[Memory], qvec: np.ndarray) -> Memory | None:
         """The instruction whose condition reads closest to the question, at the floor or above."""
-        best: tuple[Memory, float] | None = None
+        best: Memory | None = None
+        best_cos = 0.0
         for m in standing:
             condition = condition_of(m.content) if standing_kind(m.content) == "instruction" else ""
             if condition:
                 cos = float(np.dot(self._vector(condition), qvec))
-                if cos >= CONDITION_FLOOR and (best is None or cos > best[1]):
-                    best = (m, cos)
+                if cos >= CONDITION_FLOOR and (best is None or cos > best_cos):
+                    best, best_cos = m, cos
         return best
 
     def _vector(self, condition: str) -> np.ndarray:

@@ -162,7 +162,7 @@ class Retriever:
             standing = self._where(q, None).any_key("tag_keys", [key(STANDING_TAG)])
             hits = self.store.vector_search(q.namespace, qvec, standing, CONDITION_POOL)
             found = self.conditions.closest([m for m, _, _ in hits], qvec)
-            reserve = [h for h in hits if found and h[0].id == found[0].id]
+            reserve = [h for h in hits if found is not None and h[0].id == found.id]
             applies = {h[0].id for h in reserve}
         else:
             reserve = []

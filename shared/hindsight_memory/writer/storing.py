@@ -79,11 +79,10 @@ class _Batch:
     def sharper(self, a: str, b: str) -> float:
         """Cosine of the two texts' query-side embeddings (the model's symmetric reading) of what the writer reads
         (`reading`), computed on demand."""
-        texts = reading(a), reading(b)
-        for t in texts:
+        for t in (a, b):
             if t not in self._queries:
-                self._queries[t] = self.writer.embedder.embed_query(t)
-        return float(np.dot(self._queries[texts[0]], self._queries[texts[1]]))
+                self._queries[t] = self.writer.embedder.embed_query(reading(t))
+        return float(np.dot(self._queries[a], self._queries[b]))
 
     def current(self, m: Memory) -> Memory:
         return self.pending.memories.get(m.id, m)
