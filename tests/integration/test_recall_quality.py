@@ -181,3 +181,20 @@ def test_the_instruction_made_for_the_topic_comes_before_one_that_only_reads_clo
 
     contents = [m.content for m in out.memories]
     assert platform in contents and family not in contents, contents
+
+
+def test_a_request_for_advice_within_a_time_brings_a_preference_stated_before_it(chat):
+    # "this month" narrows the advice asked for, not which preferences hold: the train preference (April) comes
+    # with a May request, and the month's own talk (the octopus documentary) keeps the window in force
+    out = chat.recall(
+        RecallQuery(
+            namespace="u/chat",
+            query="Any tips for a weekend trip to Oslo this month?",
+            now=datetime(2024, 5, 25, tzinfo=UTC),
+            explain=True,
+        )
+    )
+    assert out.explain["time_window"] is not None and not out.explain.get("time_window_fallback")
+    assert "user: I prefer taking the train over flying for trips under six hours." in [
+        m.content for m in out.memories
+    ]

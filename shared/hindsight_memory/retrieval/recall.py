@@ -62,7 +62,7 @@ class Retriever:
         # The query embedding (tens of ms) runs while BM25 searches; a fallback search reuses it.
         qvec = self._pool.submit(self.embedder.embed_query, text)
         cands, info = self._search(q, now, window, qvec)
-        if window is not None and not cands:
+        if not info.pop("matched") and window is not None:
             # Nothing at all in the window: the expression may have misled us ("in March" of a plan, not of an
             # event). Search everything rather than answer "missing" on a misreading.
             cands, info2 = self._search(q, now, None, qvec)
@@ -148,10 +148,12 @@ class Retriever:
                 else []
             )
         vec_hits = self.scorer.by_calibrated_cosine(q.query, vec_hits)
+        matched = bool(vec_hits or fts_hits)  # before standing statements, which ignore the window, join
         applies: set[str] = set()
         if "vector" in q.channels and shaping.wants_standing(q.query):
-            # Standing instructions and preferences apply to requests on other topics: their own small search.
-            standing = self._where(q, window).any_key("tag_keys", [key(STANDING_TAG)])
+            # Standing instructions and preferences apply to requests on other topics: their own small search,
+            # over any time ("tips for this month" narrows the advice asked for, not which preferences hold).
+            standing = self._where(q, None).any_key("tag_keys", [key(STANDING_TAG)])
             have = {m.id for m, _, _ in vec_hits}
             extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_RESERVE)
             vec_hits = vec_hits + [h for h in extra[: shaping.STANDING_POOL] if h[0].id not in have]
@@ -199,6 +201,7 @@ class Retriever:
                 c.factors["condition"] = 1.0
         ordered += kept
         info = {
+            "matched": matched,
             "query_terms": terms(q.query),
             "filter": {
                 "kinds": q.kinds,
