@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from hindsight_memory.bench.beam import run
-from hindsight_memory.bench.beam_data import flatten_ids, load_folder
+from hindsight_memory.bench.beam_data import flatten_ids, load_folder, parse_anchor
 from hindsight_memory.bench.embed_cache import CachedEmbedder, EmbeddingCache
 from hindsight_memory.cli import main as cli
 from hindsight_memory.config import Settings
@@ -50,6 +50,13 @@ def test_the_loader_skips_questions_without_sources_and_dates_sessions_from_thei
     assert (first.session, first.occurred_at.date().isoformat()) == (1, "2024-03-15")
     assert (fifth.session, fifth.occurred_at.date().isoformat()) == (2, "2024-05-02")
     assert [t.occurred_at for t in conv.turns] == sorted(t.occurred_at for t in conv.turns)
+
+
+def test_a_time_anchor_reads_with_the_month_long_or_short_and_anything_else_is_a_clear_error():
+    assert parse_anchor("March-15-2024") == parse_anchor("Mar-15-2024")
+    assert parse_anchor("Mar-15-2024").date().isoformat() == "2024-03-15"
+    with pytest.raises(InvalidInput, match="2024-03-15"):
+        parse_anchor("2024-03-15")
 
 
 def test_a_folder_without_conversations_is_a_clear_error(tmp_path):

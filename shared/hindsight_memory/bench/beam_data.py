@@ -51,8 +51,17 @@ def flatten_ids(value: Any) -> list[int]:
 
 
 def parse_anchor(text: str) -> datetime:
-    """BEAM's time anchors read "March-15-2024"."""
-    return datetime.strptime(text.strip(), "%B-%d-%Y").replace(tzinfo=UTC)
+    """BEAM's time anchors read "March-15-2024" ("Mar-15-2024" taken too).
+
+    Raises:
+        InvalidInput: the anchor is no such date.
+    """
+    for fmt in ("%B-%d-%Y", "%b-%d-%Y"):
+        try:
+            return datetime.strptime(text.strip(), fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    raise InvalidInput(f"time anchor {text!r} is not a date like March-15-2024")
 
 
 SESSION_START_HOUR = 9  # a session starts at 09:00 UTC on its anchor day; turns follow a minute apart
