@@ -5,7 +5,7 @@ import pytest
 from hindsight_memory.writer.facts import Thresholds, _people, relate, statement
 from hindsight_memory.writer.frames import in_place
 from hindsight_memory.writer.names import names_differ as _names_differ
-from hindsight_memory.writer.reading import first_person, reading
+from hindsight_memory.writer.reading import first_person, reading, readings
 from hindsight_memory.writer.thresholds import _FITTED
 from hindsight_memory.writer.values import zh_number as _zh_number
 
@@ -1055,3 +1055,34 @@ def test_two_banks_and_two_roles_stay_apart(
 )
 def test_a_time_moved_in_the_same_sentence_is_a_new_value(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.93, sharper=0.93) == relation
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's timezone is Central European Time.", "I'm on CET"),
+        (
+            "User wants code examples in TypeScript, not JavaScript.",
+            "When showing code, use TS rather than plain JS.",
+        ),
+        (
+            "User works remotely from Denver, Mountain Time.",
+            "Based in Denver, working from home; timezone MT.",
+        ),
+        ("Production cluster runs Kubernetes 1.29.", "prod k8s version: 1.29"),
+    ],
+)
+def test_a_short_form_of_a_name_the_other_spells_out_names_nothing_new(old: str, new: str) -> None:
+    assert not _names_differ(statement(old), statement(new))
+
+
+def test_the_sharper_reading_spells_out_a_short_form_where_the_other_text_does() -> None:
+    assert readings("I'm on CET", "Timezone: Central European Time") == (
+        "I am on Central European Time",
+        "Timezone: Central European Time",
+    )
+    assert readings("use TS", "I write TypeScript")[0] == "Use TypeScript"
+    # a name is no short form ("Mia" / "Maria"), and capitals standing for something else stay
+    assert readings("Mia is here", "Maria is here")[0] == "Mia is here"
+    assert readings("We deploy on AWS", "We deploy on Azure")[0] == "We deploy on AWS"
+    assert _names_differ(statement("We deploy on AWS."), statement("We deploy on Azure."))

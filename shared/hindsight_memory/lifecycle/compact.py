@@ -17,7 +17,7 @@ from ..storage.filters import Where
 from ..text import content_hash, key
 from ..writer.facts import Thresholds, relate, statement, thresholds_for
 from ..writer.messages import ArchiveOp, CatalogOp, MergeOp, UpdateOp, UpkeepOp
-from ..writer.reading import reading
+from ..writer.reading import readings
 from ..writer.storing import is_turn
 from .tiers import should_archive, tier_of
 
@@ -158,7 +158,7 @@ def _duplicates(svc: MemoryPort, a: Memory, b: Memory, cosine: float, th: Thresh
     older, newer = sorted((a, b), key=lambda m: (m.occurred_at, m.id))
 
     def sharper() -> float:
-        a, b = reading(older.content), reading(newer.content)  # as the writer reads them
+        a, b = readings(older.content, newer.content)  # as the writer reads them
         return float(np.dot(svc.embedder.embed_query(a), svc.embedder.embed_query(b)))
 
     old_s = statement(older.content, older.entities, older.slot)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..text import ZH_SURNAMES, has_cjk
-from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH
+from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
 from .statements import EN_WORD, Statement, _stem, one_meaning
 
 _SHORT_DAYS_MONTHS = frozenset(
@@ -47,6 +47,8 @@ class _Vocab:
     initials: str
     runs: tuple[tuple[str, ...], ...]  # runs of capitalised words, casefolded
     capitals: frozenset[str]  # words written in capitals ("OS", "DB")
+    # words not written as a name, which may shorten one ("nvim", "TS"), and what "k8s"-like forms stand for
+    short_forms: frozenset[str]
 
 
 def _parts(text: str) -> list[str]:
@@ -75,6 +77,10 @@ def _vocab(text: str) -> _Vocab:
         initials="".join(w[0] for w in words),
         runs=tuple(tuple(r) for r in runs if r),
         capitals=frozenset(w.casefold() for w in raw if w.isupper()),
+        short_forms=frozenset(
+            [w.casefold() for w in raw if w.isupper() or w.islower()]
+            + [READ_AS[w] for w in words if w in READ_AS]  # "k8s" is Kubernetes
+        ),
     )
 
 
@@ -95,14 +101,44 @@ def _known(name: str, other: _Vocab) -> bool:
         return True
     if n in _PLACE_WORDS:  # "Texas" where the other has "TX"
         return any(code in other.words and n in _PLACES[code] for code in _PLACES)
+    if any(_shortens(w, n) for w in other.short_forms):
+        return True
     return len(n) >= 3 and n.isalpha() and n in other.initials
+
+
+def _shortens(short: str, name: str) -> bool:
+    """Whether `short` is `name` written short, its letters in order from the first ("nvim" / "Neovim", "TS" /
+    "TypeScript"); only a word not written as a name may be one ("Mia" is not "Maria")."""
+    if short == name:
+        return True
+    if len(short) < 2 or len(short) > len(name) - 2 or short[0] != name[0]:
+        return False
+    rest = iter(name)
+    return all(ch in rest for ch in short)
+
+
+def _spelled_out(s: Statement, other: _Vocab) -> set[str]:
+    """The names of `s` in a run of capitalised words whose initials the other text writes in capitals
+    ("Central European Time" / "CET", "Mountain Time" / "MT")."""
+    found: set[str] = set()
+    for run in _vocab(s.text).runs:
+        for i in range(len(run)):
+            for j in range(i + 2, len(run) + 1):
+                if "".join(w[0] for w in run[i:j]) in other.capitals:
+                    found.update(run[i:j])
+    return found
 
 
 _PLACE_WORDS = frozenset(w for place in _PLACES.values() for w in place)
 
 
 def _unmatched(s: Statement, other: _Vocab) -> list[str]:
-    return [n for n in s.names if n not in _NOT_NAMES and not all(_known(p, other) for p in _hyphened(n))]
+    spelled = _spelled_out(s, other)
+    return [
+        n
+        for n in s.names
+        if n not in _NOT_NAMES and n not in spelled and not all(_known(p, other) for p in _hyphened(n))
+    ]
 
 
 def _hyphened(text: str) -> list[str]:
@@ -188,3 +224,36 @@ def _name_before(words: list[str], folded: list[str], i: int) -> str:
         if not (title or folded[j] in _IS_A):
             return words[j] if words[j][:1].isupper() else ""
     return ""
+
+
+_CAPITALS = re.compile(r"\b[A-Z]{2,5}\b")
+
+
+def spelled_like(text: str, other: str) -> str:
+    """`text` with each short form in capitals that `other` writes out spelled as there: "I'm on CET" read beside
+    "Central European Time", "use TS" beside "TypeScript". The model reads an acronym far from its long form."""
+    if has_cjk(text) or has_cjk(other):
+        return text
+    words = EN_WORD.findall(other)
+    names = [w for w in words if w[:1].isupper() and not w.isupper()]
+    runs: list[list[str]] = [[]]
+    for w in words:
+        if w[:1].isupper() and not w.isupper():
+            runs[-1].append(w)
+        elif runs[-1]:
+            runs.append([])
+    own = set(EN_WORD.findall(text))
+
+    def long_form(m: re.Match[str]) -> str:
+        short = m.group(0).casefold()
+        if short in _NOT_NAMES:
+            return m.group(0)
+        for run in runs:
+            for i in range(len(run)):
+                for j in range(i + 2, len(run) + 1):
+                    if "".join(w[0] for w in run[i:j]).casefold() == short:
+                        return " ".join(run[i:j])
+        found = [n for n in names if n not in own and _shortens(short, n.casefold())]
+        return found[0] if len(found) == 1 and short not in _PLACES else m.group(0)
+
+    return _CAPITALS.sub(long_form, text)

@@ -4,9 +4,11 @@ as "I prefer", and a message typed fast as one written with care. The model behi
 vegetarian" further from "I'm vegetarian" than two rewordings."""
 
 import re
+from functools import lru_cache
 
 from ..text import has_cjk
 from .lexicon import READ_AS
+from .names import spelled_like
 from .statements import _read
 
 # "user" where it names a thing, not the person ("the user table", 用户表)
@@ -68,6 +70,7 @@ _SHORT_FORMS = re.compile(
 READING_CHARS = 2000
 
 
+@lru_cache(maxsize=4096)
 def reading(text: str) -> str:
     """What the sharper (query-side) embedding of a text reads: the text as its statement reads it (no speaker,
     contractions expanded, dates, times and amounts in one form), the user as "I", short forms spelled out ("prod
@@ -89,3 +92,9 @@ _FILLER_EN = re.compile(r"\b(?:btw|lol|pls|plz|tbh|haha|hah|ugh|fyi)\b[,.!]?", r
 _PREFERENCE_KEY = re.compile(
     r"^\s*(?:(?:my|I) )?preference\s*:\s*|^\s*(?:我的?)?(偏好)\s*[:：]\s*", re.IGNORECASE
 )
+
+
+def readings(a: str, b: str) -> tuple[str, str]:
+    """What the sharper look reads of two texts side by side: each one's reading, a short form the other spells
+    out written as there ("I'm on CET" beside "Central European Time")."""
+    return reading(spelled_like(a, b)), reading(spelled_like(b, a))

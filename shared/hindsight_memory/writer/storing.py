@@ -20,7 +20,7 @@ from .context import Pending, WriterState
 from .facts import Statement, Verdict, relate, statement, thresholds_for
 from .messages import PreparedItem, StoreOp
 from .preceding import session_state, with_preceding_turns
-from .reading import reading
+from .reading import readings
 from .rows import event_row, merged_duplicate, new_memory
 
 # A call without idempotency key or time, repeated within this window with the same words and nothing said in
@@ -78,11 +78,12 @@ class _Batch:
 
     def sharper(self, a: str, b: str) -> float:
         """Cosine of the two texts' query-side embeddings (the model's symmetric reading) of what the writer reads
-        (`reading`), computed on demand."""
-        for t in (a, b):
+        of them side by side (`readings`), computed on demand."""
+        read = readings(a, b)
+        for t in read:
             if t not in self._queries:
-                self._queries[t] = self.writer.embedder.embed_query(reading(t))
-        return float(np.dot(self._queries[a], self._queries[b]))
+                self._queries[t] = self.writer.embedder.embed_query(t)
+        return float(np.dot(self._queries[read[0]], self._queries[read[1]]))
 
     def current(self, m: Memory) -> Memory:
         return self.pending.memories.get(m.id, m)
