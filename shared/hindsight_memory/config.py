@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     passage_tokens: int = Field(default=256, ge=0, le=8192)
     passage_overlap: int = Field(default=0, ge=0, le=3)
     passage_context_each: bool = True
+    # A turn up to this many characters answering a question carries that question as a second vector (max-sim):
+    # "Mr. Halvorsen sold me his old one" after "A CELLO?" is found by "who did Marcus get his cello from"
+    # (0: off). Shorter turns (80 characters) embed their preceding turns with them, as one vector.
+    reply_context_chars: int = Field(default=400, ge=0, le=4000)
 
     @field_validator("passage_tokens")
     @classmethod

@@ -34,6 +34,14 @@ def embedding_text(content: str, context: str | None) -> str:
     return normalize(f"{context}\n{content}" if context else content)
 
 
+# A turn this short ("14 June.", "Her name is Ottilie.") means little alone.
+SHORT_CHARS, SHORT_CJK_CHARS = 80, 30
+
+
+def is_short(text: str) -> bool:
+    return len(text) <= (SHORT_CJK_CHARS if has_cjk(text) else SHORT_CHARS)
+
+
 def content_hash(text: str) -> str:
     return hashlib.sha256(normalize(text).casefold().encode()).hexdigest()[:32]
 

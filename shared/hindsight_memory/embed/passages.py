@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import Settings
-from ..text import embedding_text
+from ..text import embedding_text, is_short
 from .base import Embedder, unit
 
 # A boundary: after a sentence end (Latin or CJK), or before a markdown heading or a list bullet (stored text has
@@ -29,10 +29,23 @@ class PassagePlan:
     max_tokens: int = 256
     overlap: int = 0
     context_each: bool = True
+    # content longer than SHORT_CHARS, up to this many characters, with a context: a vector of the content alone
+    # and one with its context (0: off)
+    reply_chars: int = 0
 
     @classmethod
     def of(cls, settings: Settings) -> "PassagePlan":
-        return cls(settings.passage_tokens, settings.passage_overlap, settings.passage_context_each)
+        return cls(
+            settings.passage_tokens,
+            settings.passage_overlap,
+            settings.passage_context_each,
+            settings.reply_context_chars,
+        )
+
+    def two_vectors(self, content: str, context: str | None) -> bool:
+        """Whether a memory is embedded alone and with its context: a reply too long to mean nothing alone and
+        short enough to be about what it answers."""
+        return bool(context) and not is_short(content) and len(content) <= self.reply_chars
 
 
 @dataclass
@@ -175,6 +188,11 @@ def embed_memories(
     texts: list[str] = []
     layout: list[tuple[int, list[Span]]] = []  # first text index, spans
     for (content, context), (spans, each) in zip(items, embedder.map(plan_one, items), strict=True):
+        if not spans and plan.two_vectors(content, context):
+            spans = [(0, len(content)), (0, len(content))]
+            texts += [embedding_text(content, None), embedding_text(content, context)]
+            layout.append((len(texts) - 2, spans))
+            continue
         layout.append((len(texts), spans))
         if not spans:
             texts.append(embedding_text(content, context))

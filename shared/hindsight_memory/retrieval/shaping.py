@@ -1,11 +1,11 @@
-"""What recall returns from its ordered candidates: `missing` decided by the most relevant one, the rest of the
-answer down to a lower floor, and the standing instructions and preferences that apply to a request for advice
+"""What recall returns from its ordered candidates: `missing` decided by the most relevant one, else top_k results
+best first, and the standing instructions and preferences that apply to a request for advice
 kept in view."""
 
 from ..standing import STANDING_TAG, asks_for_advice, standing_kind, trigger_share
 from .scoring import Candidate
 
-FOLLOWER_FLOOR_SHARE = 0.8  # results after a relevant one need this share of the relevance floor
+FOLLOWER_FLOOR_SHARE = 0.3  # results after a relevant one need this share of the relevance floor
 STANDING_POOL = 3  # standing memories of their own search that join the candidates (0: off)
 # ... and how many it fetches in all: those past the pool only join through their condition ("when I ask about
 # movie options"), since more standing statements among the candidates crowd out the answer (BEAM, README).
@@ -29,8 +29,7 @@ def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[C
     # Once something relevant is known, the rest of the answer may be less so (the second part of an answer,
     # a nearby turn), down to a lower floor; the `missing` decision above is unchanged by it.
     rest_floor = floor * FOLLOWER_FLOOR_SHARE
-    relevant = [c for c in ordered if c.factors["relevance"] >= rest_floor]
-    top = relevant[:k]
+    top = [c for c in ordered if c.factors["relevance"] >= rest_floor][:k]
     if wants_standing(query):
         return with_standing(ordered_all, top, k, query)
     # the instruction made for the question's topic (retrieval/conditions.py) takes the last place

@@ -2,12 +2,12 @@
 with it into its embedding and its full-text entry (as context, never returned)."""
 
 from ..models import Kind, Memory
-from ..text import has_cjk, invites_reply, key
+from ..text import invites_reply, is_short, key
 from .context import WriterState
 from .messages import PreparedItem
 
+PROMPT_CHARS = 300  # a question up to this long travels with a longer reply to it
 CONTEXT_TURNS = 2  # turns before a short turn that travel with it into its embedding and its BM25 text
-_SHORT_CHARS, _SHORT_CJK_CHARS = 80, 30
 
 
 def session_state(
@@ -28,12 +28,8 @@ def session_state(
     return last, tails
 
 
-def _is_short(text: str) -> bool:
-    return len(text) <= (_SHORT_CJK_CHARS if has_cjk(text) else _SHORT_CHARS)
-
-
 def with_preceding_turns(
-    fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]]
+    fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]], reply_chars: int = 0
 ) -> list[tuple[int, PreparedItem]]:
     """A short turn ("14 June.", "Her name is Ottilie.") means little alone: its meaning lives in the turns
     before it. Append those to its context, which is embedded and indexed with it but never returned."""
@@ -44,9 +40,15 @@ def with_preceding_turns(
             before = tails.setdefault(sid, [])
             # Only a reply needs its prompt: "14 June." after "When is it?"; not "Ah, okay." after a statement,
             # which would otherwise borrow the statement's meaning and crowd it out of results.
-            if before and _is_short(it.content) and invites_reply(before[-1]):
-                ctx = "\n".join([*([it.context] if it.context else []), *before])
-                it = it.model_copy(update={"context": ctx})
+            if before and invites_reply(before[-1]):
+                if is_short(it.content):
+                    ctx = "\n".join([*([it.context] if it.context else []), *before])
+                    it = it.model_copy(update={"context": ctx})
+                elif len(it.content) <= reply_chars and len(before[-1]) <= PROMPT_CHARS and not it.context:
+                    # A longer reply to a short question: the question, as its second vector (embed/passages.py).
+                    # Not after a long answer that ends asking "Would you like a packing list?" (BEAM's assistant
+                    # turns): there the reply is the user's next request, not an answer to be read with it.
+                    it = it.model_copy(update={"context": before[-1]})
             tails[sid] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
         out.append((i, it))
     return out
