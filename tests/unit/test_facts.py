@@ -343,6 +343,11 @@ def test_a_new_count_of_the_same_things_replaces_the_old(old: str, new: str, rel
         ("用户3月14日下午3点约了牙医。", "牙医：3月14日15:00。"),
         ("孩子每天晚上八点睡觉。", "孩子每晚8点睡觉。"),
         ("My monthly rent is $2,100.", "My monthly rent is 2100 dollars."),
+        ("Garage door code is 4471.", "the code for the garage is four four seven one"),
+        ("User's shoe size: US 10.5.", "I wear a ten and a half in US sizes"),
+        ("User's 401(k) contribution is 6% of salary.", "Contributes six percent of pay to the 401k."),
+        ("用户的雅思成绩是7分。", "我雅思考了7.0。"),
+        ("我身高一米七五。", "用户身高175厘米。"),
     ],
 )
 def test_times_and_amounts_in_any_common_form_are_one_value(old: str, new: str) -> None:
@@ -1086,3 +1091,9 @@ def test_the_sharper_reading_spells_out_a_short_form_where_the_other_text_does()
     assert readings("Mia is here", "Maria is here")[0] == "Mia is here"
     assert readings("We deploy on AWS", "We deploy on Azure")[0] == "We deploy on AWS"
     assert _names_differ(statement("We deploy on AWS."), statement("We deploy on Azure."))
+
+
+def test_a_version_keeps_its_digits_and_a_short_count_in_words_stays_words() -> None:
+    assert statement("Python 3.10 is installed").numbers != statement("Python 3.1 is installed").numbers
+    assert statement("I have one or two cats").numbers == {"1", "2"}
+    assert statement("We hired 45k people").numbers == {"45000"}

@@ -115,6 +115,14 @@ _EN_TIMES = re.compile(
 )
 
 
+_DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine)"
+# a code said digit by digit: "four four seven one" is 4471 (three digits or more: "one or two" stays)
+_DIGIT_RUN = re.compile(rf"\b{_DIGIT_WORD}(?:[\s-]+{_DIGIT_WORD}){{2,}}\b", re.IGNORECASE)
+_AND_A_HALF = re.compile(  # "ten and a half" is 10.5
+    r"\b(\d+|" + "|".join(EN_CARDINALS) + r")\s+and\s+a\s+half\b", re.IGNORECASE
+)
+
+
 def en_dates(body: str) -> str:
     """A date in any common English form as one value ("March 3, 2018", "3 March 2018", "2018-03-03" ->
     "2018-03-03"; "Oct 14", "October 14th" -> "10-14"), "thirty-four" as 34 and "sixty thousand" as 60000."""
@@ -147,6 +155,10 @@ def en_dates(body: str) -> str:
         n = m.group(1).casefold()
         return _times("1" if n == "a" else EN_CARDINALS.get(n, n), _MULTIPLIERS[m.group(2).casefold()])
 
+    body = _DIGIT_RUN.sub(
+        lambda m: "".join(EN_CARDINALS[w.casefold()] for w in re.split(r"[\s-]+", m.group(0))), body
+    )
+    body = _AND_A_HALF.sub(lambda m: f"{EN_CARDINALS.get(m.group(1).casefold(), m.group(1))}.5", body)
     body = _THOUSANDS.sub(r"\1\2", _spoken_time(body))
     return _EN_TIMES.sub(times, _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body))))
 
@@ -232,13 +244,24 @@ def zh_values(body: str) -> str:
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
     body = _ZH_YEAR_MONTH.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", body)
     body = _ZH_MODEL_YEAR.sub(r"20\1款", _ZH_FLOOR.sub(r"\1楼", body))
-    body = _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], body)
+    body = _ZH_HEIGHT.sub(_height, _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], body))
     body = _PLATE.sub(r"\1\2", _LANDLINE.sub(r"\1\2\3", body))
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
     return _common(_ZH_TIMES_HUI.sub("次", body))
+
+
+# a height said in metres and the centimetres after: 一米七五 / 1米75 is 175厘米, 一米八 180厘米
+_ZH_HEIGHT = re.compile(
+    r"(?<![\d零一二两三四五六七八九十])(一|1)米([零一二三四五六七八九\d])([零一二三四五六七八九\d])?(?![\d厘])"
+)
+
+
+def _height(m: re.Match[str]) -> str:
+    tens, ones = (str(ZH_DIGITS.get(c, c)) for c in (m.group(2), m.group(3) or "0"))
+    return f"1{tens}{ones}厘米"
 
 
 _ZH_TIMES_HUI = re.compile(r"(?<=[\d一二两三四五六七八九十])回")  # 两回 / 两次
@@ -266,7 +289,7 @@ _ZH_MONTH_DAY = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/([0-2]?\d|3[01])(?![\d/
 def en_values(body: str) -> str:
     """English values in one form: 7:00 -> 07:00 (as "7 a.m." reads), 45k -> 45000, $2100 -> 2100 dollars, "a day" ->
     daily, 555 123 4567 -> 5551234567, Tue/Thu -> Tuesday Thursday, '21 -> 2021."""
-    body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body))
+    body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(_thousand, _PLAN.sub(r"\1", body)))
     body = _BLOOD.sub(
         lambda m: f"{m.group(1)}{m.group(2)} {'positive' if m.group(3) == '+' else 'negative'}", body
     )
@@ -321,6 +344,14 @@ _PER_WORD = {"day": " daily", "week": " weekly", "month": " monthly", "year": " 
 _PER_WORD |= {"wk": " weekly", "mo": " monthly", "yr": " yearly"}
 _PER = re.compile(r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(day|week|month|year|wk|mo|yr)\b", re.IGNORECASE)
 _ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")
+_PLAN = re.compile(r"\b(40[13]|457)\s*\(?[kb]\)(?!\w)", re.IGNORECASE)  # a 401(k) is a retirement plan
+
+
+def _thousand(m: re.Match[str]) -> str:
+    """45k is 45000; a 401k, 403b or 457b plan is its name."""
+    return m.group(0) if m.group(1) in ("401", "403", "457") else _times(m.group(1), 1000)
+
+
 _EN_K = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[kK](?![a-zA-Z\d])")  # 45k (miles, dollars...)
 # A phone number written in groups (138 1234 5678, 555 012 3456): one value.
 _PHONE = re.compile(r"(?<![\d-])(\d{3})[ -](\d{3,4})[ -](\d{4})(?![\d-])")
@@ -340,6 +371,10 @@ _VERSION = re.compile(r"\bv(\d+(?:\.\d+)*)\b", re.IGNORECASE)
 _CODE_DOT = re.compile(r"(?<=[A-Za-z0-9])[·・](?=[A-Za-z0-9])")  # 沪A·8K2Q7 -> 沪A8K2Q7
 
 
+_POINT_ZERO = re.compile(r"(?<![\d.])(\d+)\.00?(?![\d.])")  # 7.0 is 7 (an IELTS band, $15.00)
+
+
 def _common(body: str) -> str:
-    body = _VERSION.sub(r"\1", _NAME_NUMBER.sub(r"\1 \2", _CODE_DOT.sub("", body)))
+    body = _POINT_ZERO.sub(r"\1", _CODE_DOT.sub("", body))
+    body = _VERSION.sub(r"\1", _NAME_NUMBER.sub(r"\1 \2", body))
     return _PHONE.sub(r"\1\2\3", _CLOCK.sub(r"0\1:\2", body))
