@@ -122,11 +122,23 @@ def _spelled_out(s: Statement, other: _Vocab) -> set[str]:
     ("Central European Time" / "CET", "Mountain Time" / "MT")."""
     found: set[str] = set()
     for run in _vocab(s.text).runs:
-        for i in range(len(run)):
-            for j in range(i + 2, len(run) + 1):
-                if "".join(w[0] for w in run[i:j]) in other.capitals:
-                    found.update(run[i:j])
+        for letters, words in _initials(run).items():
+            if letters in other.capitals:
+                found.update(words)
     return found
+
+
+ACRONYM_WORDS = 5  # an acronym spells out at most this many words (the capitals it is read from: 2-5 letters)
+
+
+def _initials(run: list[str] | tuple[str, ...]) -> dict[str, list[str]]:
+    """The initials of every stretch of 2 to ACRONYM_WORDS words of a run, casefolded: linear in the run's length,
+    however long a run a client sends."""
+    out: dict[str, list[str]] = {}
+    for i in range(len(run)):
+        for j in range(i + 2, min(len(run), i + ACRONYM_WORDS) + 1):
+            out.setdefault("".join(w[0] for w in run[i:j]).casefold(), list(run[i:j]))
+    return out
 
 
 _PLACE_WORDS = frozenset(w for place in _PLACES.values() for w in place)
@@ -235,7 +247,10 @@ def spelled_like(text: str, other: str) -> str:
     if has_cjk(text) or has_cjk(other):
         return text
     words = EN_WORD.findall(other)
-    names = [w for w in words if w[:1].isupper() and not w.isupper()]
+    by_letter: dict[str, set[str]] = {}
+    for w in words:
+        if w[:1].isupper() and not w.isupper():
+            by_letter.setdefault(w[0].casefold(), set()).add(w)
     runs: list[list[str]] = [[]]
     for w in words:
         if w[:1].isupper() and not w.isupper():
@@ -243,17 +258,19 @@ def spelled_like(text: str, other: str) -> str:
         elif runs[-1]:
             runs.append([])
     own = set(EN_WORD.findall(text))
+    spelled: dict[str, list[str]] = {}
+    for run in runs:
+        spelled = _initials(run) | spelled  # the first stretch with these initials wins
 
     def long_form(m: re.Match[str]) -> str:
         short = m.group(0).casefold()
         if short in _NOT_NAMES:
             return m.group(0)
-        for run in runs:
-            for i in range(len(run)):
-                for j in range(i + 2, len(run) + 1):
-                    if "".join(w[0] for w in run[i:j]).casefold() == short:
-                        return " ".join(run[i:j])
-        found = [n for n in names if n not in own and _shortens(short, n.casefold())]
+        if short in spelled:
+            return " ".join(spelled[short])
+        found = sorted(
+            n for n in by_letter.get(short[0], ()) if n not in own and _shortens(short, n.casefold())
+        )
         return found[0] if len(found) == 1 and short not in _PLACES else m.group(0)
 
     return _CAPITALS.sub(long_form, text)

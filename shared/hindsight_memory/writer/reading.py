@@ -97,4 +97,5 @@ _PREFERENCE_KEY = re.compile(
 def readings(a: str, b: str) -> tuple[str, str]:
     """What the sharper look reads of two texts side by side: each one's reading, a short form the other spells
     out written as there ("I'm on CET" beside "Central European Time")."""
+    a, b = a[:READING_CHARS], b[:READING_CHARS]  # what reading() reads of each
     return reading(spelled_like(a, b)), reading(spelled_like(b, a))
