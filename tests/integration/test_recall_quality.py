@@ -227,10 +227,13 @@ def test_a_reply_is_found_through_the_question_it_answers(tmp_path, reply_chars)
             for i, t in enumerate(CELLO)
         ]
         svc.store_memories(StoreRequest(namespace="u/friends", items=items, wait=True))
-        out = svc.recall(
-            RecallQuery(namespace="u/friends", query="Who did Marcus get his cello from?", top_k=2)
+        query = RecallQuery(
+            namespace="u/friends", query="Who did Marcus get his cello from?", top_k=2, explain=True
         )
+        out = svc.recall(query)
     finally:
         svc.close()
-    found = CELLO[2] in [m.content for m in out.memories]
-    assert found == bool(reply_chars), [m.content for m in out.memories]
+    found = [t for m, t in zip(out.memories, out.explain["results"], strict=True) if m.content == CELLO[2]]
+    assert bool(found) == bool(reply_chars), [m.content for m in out.memories]
+    # explain says how it was found
+    assert all(t["passage"]["with"] == "the question it answers" for t in found), found

@@ -30,6 +30,7 @@ from .conditions import CONDITION_POOL, Conditions
 from .replaced import REPLACEMENT_HOPS, current_of, hand_over, through_replaced
 from .rerank import Reranker
 from .scoring import HISTORY_PRIOR, Candidate, Scorer, Signals, phatic
+from .trace import trace
 
 NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
 ANSWER_SHARE = 0.7  # score a turn inherits from the question right before it
@@ -83,11 +84,11 @@ class Retriever:
             explain = {
                 **info,
                 "min_relevance": floor,
-                "results": [_trace(c) for c in top],
+                "results": [trace(c) for c in top],
                 "dropped_below_min_relevance": [c.memory.id for c in below][:20],
                 # The same trace for candidates that did not make it, with the reason (for the inspector).
                 "dropped": [
-                    {**_trace(c), "content": c.memory.content[:300], "dropped": reason}
+                    {**trace(c), "content": c.memory.content[:300], "dropped": reason}
                     for reason, group in (
                         (f"relevance below {floor:.2f}", below[:20]),
                         (f"ranked below top_k={q.top_k}", unpicked[:20]),
@@ -341,48 +342,6 @@ def _dedup(cands: list[Candidate]) -> list[Candidate]:
             seen.add(h)
             out.append(c)
     return out
-
-
-def _trace(c: Candidate) -> dict[str, Any]:
-    """How one candidate was scored: each channel's rank and raw score, the factors, and a one-line reason."""
-    return {
-        "id": c.memory.id,
-        **({"via": c.via} if c.via else {}),
-        "score": round(c.score, 4),
-        "ranks": c.ranks,
-        "raw": {k: round(v, 4) for k, v in c.raw.items()},
-        "factors": {k: round(v, 4) for k, v in c.factors.items()},
-        "why": _why(c),
-        **_passage(c),
-    }
-
-
-def _why(c: Candidate) -> str:
-    parts = [f"{ch} rank {r}" for ch, r in sorted(c.ranks.items())]
-    if "neighbour" in c.factors:
-        parts.append("adjacent turn also matched")
-    if c.via:
-        parts.append(f"found through {c.via}, which it replaced")
-    if c.factors["decay"] < 0.99:
-        parts.append(f"time decay {c.factors['decay']:.2f}")
-    parts.append(f"relevance {c.factors['relevance']:.2f}")
-    return "; ".join(parts)
-
-
-def _passage(c: Candidate) -> dict[str, Any]:
-    """For a memory split into passages: which one matched the query best, where it is, and its text."""
-    spans = c.memory.passages
-    if not spans or c.passage >= len(spans):
-        return {}
-    span = spans[c.passage]
-    return {
-        "passage": {
-            "index": c.passage,
-            "of": len(spans),
-            "chars": list(span),
-            "text": c.memory.content[span[0] : span[1]],
-        }
-    }
 
 
 def _public(c: Candidate) -> MemoryPublic:
