@@ -1,11 +1,14 @@
-"""What recall returns from its ordered candidates: `missing` decided by the most relevant one, else top_k results
-best first, and the standing instructions and preferences that apply to a request for advice
+"""What recall returns from its ordered candidates: `missing` decided by the most relevant one, the rest of the
+answer down to a lower floor, and the standing instructions and preferences that apply to a request for advice
 kept in view."""
 
 from ..standing import STANDING_TAG, asks_for_advice, standing_kind, trigger_share
 from .scoring import Candidate
 
-FOLLOWER_FLOOR_SHARE = 0.3  # results after a relevant one need this share of the relevance floor
+# Results after a relevant one need this share of the relevance floor: in conversation the rest of an answer reads
+# far from the question ("The Music Man. Seventy-six trombones..." after "Ooh, which show?"), unrelated memories
+# at 0-0.18 (0.8 left 55 of 160 answers on the written conversations short; README).
+FOLLOWER_FLOOR_SHARE = 0.3
 STANDING_POOL = 3  # standing memories of their own search that join the candidates (0: off)
 # ... and how many it fetches in all: those past the pool only join through their condition ("when I ask about
 # movie options"), since more standing statements among the candidates crowd out the answer (BEAM, README).
