@@ -33,7 +33,7 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # A question in the old value's words answers with the value that replaced it: 360 of 360 on this sample, 583 of
     # 583 over all pairs (2026-12-03; 175 of 186 when recall did not match through replaced versions).
     found, asked = found_by_old_words(decided)
-    assert asked >= 355 and found >= 0.98 * asked, (found, asked)
+    assert asked >= 365 and found >= 0.98 * asked, (found, asked)
     for group in ("fit", "held-out"):
         s = by_group[group]
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
@@ -43,10 +43,10 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     assert by_group["fit"].duplicates_merged >= 0.98 and by_group["held-out"].duplicates_merged >= 0.95, (
         by_group
     )
-    # The other agents' sets: duplicates 0.704 (the tune sample, 1,226 of 2,400 pairs in fifteen batches; 0.714 over
-    # all) and 0.886 (blind), updates 0.703 (0.720) / 0.906, wrong merge 0.1% / 0%, wrong supersede 0.1% (0.2%) / 1.1%
+    # The other agents' sets: duplicates 0.712 (the tune sample, 1,226 of 2,400 pairs in fifteen batches; 0.723 over
+    # all) and 0.886 (blind), updates 0.740 (0.748) / 0.906, wrong merge 0.1% / 0%, wrong supersede 0.1% (0.2%) / 1.1%
     # (README).
     tune, blind = by_group["tune"], by_group["blind"]
-    assert tune.duplicates_merged >= 0.69 and blind.duplicates_merged >= 0.88, (tune, blind)
-    assert tune.updates_superseded >= 0.69 and blind.updates_superseded >= 0.90, (tune, blind)
+    assert tune.duplicates_merged >= 0.70 and blind.duplicates_merged >= 0.88, (tune, blind)
+    assert tune.updates_superseded >= 0.73 and blind.updates_superseded >= 0.90, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.02

@@ -1097,3 +1097,28 @@ def test_a_version_keeps_its_digits_and_a_short_count_in_words_stays_words() -> 
     assert statement("Python 3.10 is installed").numbers != statement("Python 3.1 is installed").numbers
     assert statement("I have one or two cats").numbers == {"1", "2"}
     assert statement("We hired 45k people").numbers == {"45000"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Weekly team standup is Mondays at 9:30.", "Team standup: Mondays, 10:00."),
+        ("Redis 缓存跑在 6379 端口。", "Redis 缓存端口：6380"),
+        ("We spend around $150 a week on groceries.", "Weekly groceries: ~$200"),
+    ],
+)
+def test_a_notes_key_named_whole_in_a_sentence_with_another_value_is_an_update(old: str, new: str) -> None:
+    assert relate(statement(old), statement(new), 0.9, TH, lambda: 0.9).relation == "update"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the same time with and without "pm"
+        ("Emma's piano lessons are Wednesdays at 4.", "Piano (Emma): Wed 4:00 pm"),
+        # the sentence adds more than one word to the key: another flight
+        ("User's flight to Berlin leaves on Friday at 8 am.", "Return flight from Berlin: Sunday 6pm"),
+    ],
+)
+def test_a_notes_key_with_the_same_time_or_with_more_words_replaces_nothing(old: str, new: str) -> None:
+    assert relate(statement(old), statement(new), 0.9, TH, lambda: 0.9).relation != "update"

@@ -180,6 +180,7 @@ def _relate(
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
     same_slot = bool(old.slot and new.slot and _same_slot(_slot(old.slot), _slot(new.slot)))
+    same_slot = same_slot or _keyed_value(old, new)
     if old.text.casefold() == new.text.casefold():
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot:
@@ -214,3 +215,32 @@ def _relate(
     if len(gone) > 3 and not (announced or same_slot):
         return Verdict("distinct", "too much differs")
     return Verdict("update", "announced change" if announced else "new value for the same slot")
+
+
+KEYED_EXTRA = 1  # words the sentence may hold beyond the note's key and words: "Weekly" team standup
+
+
+def _keyed_value(old: Statement, new: Statement) -> bool:
+    """A note's key ("Team standup:", "Redis 缓存端口：") named whole in a sentence that gives it another value
+    ("Weekly team standup is Mondays at 9:30", "Redis 缓存跑在 6379 端口") with at most KEYED_EXTRA word more: the
+    same slot, so the new value replaces the old without a change word. A sentence that adds more ("return flight
+    from Berlin") or a time said with and without "pm" ("at 4" / "4:00 pm") is no other value of it."""
+    if bool(old.slot) == bool(new.slot):
+        return False
+    keyed, other = (old, new) if old.slot else (new, old)
+    key_words = {w for w in statement(keyed.slot or "").words if not w.startswith("#")}
+    if not key_words or not key_words <= set(other.words):
+        return False
+    a, b = ({_on_the_clock(n) for n in s.numbers} for s in (old, new))
+    if not ((a - b) and (b - a)):  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
+        return False
+    extra = {w for w in set(other.words) - set(keyed.words) if not any(ch.isdigit() for ch in w)}
+    return len(extra) <= KEYED_EXTRA
+
+
+def _on_the_clock(n: str) -> str:
+    """A time or a bare hour as a 12-hour clock reads it: "4", "04:00" and "16:00" alike."""
+    hour, _, minutes = n.partition(":")
+    if hour.isdigit() and (minutes.isdigit() or not minutes) and int(hour) <= 23:
+        return f"{int(hour) % 12}:{minutes or '00'}"
+    return n
