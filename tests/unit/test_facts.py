@@ -1108,7 +1108,7 @@ def test_a_version_keeps_its_digits_and_a_short_count_in_words_stays_words() -> 
     ],
 )
 def test_a_notes_key_named_whole_in_a_sentence_with_another_value_is_an_update(old: str, new: str) -> None:
-    assert relate(statement(old), statement(new), 0.9, TH, lambda: 0.9).relation == "update"
+    assert decide(old, new, cosine=0.9, sharper=0.9) == "update"
 
 
 @pytest.mark.parametrize(
@@ -1121,4 +1121,4 @@ def test_a_notes_key_named_whole_in_a_sentence_with_another_value_is_an_update(o
     ],
 )
 def test_a_notes_key_with_the_same_time_or_with_more_words_replaces_nothing(old: str, new: str) -> None:
-    assert relate(statement(old), statement(new), 0.9, TH, lambda: 0.9).relation != "update"
+    assert decide(old, new, cosine=0.9, sharper=0.9) != "update"

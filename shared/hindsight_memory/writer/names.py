@@ -260,7 +260,8 @@ def spelled_like(text: str, other: str) -> str:
     own = set(EN_WORD.findall(text))
     spelled: dict[str, list[str]] = {}
     for run in runs:
-        spelled = _initials(run) | spelled  # the first stretch with these initials wins
+        for letters, stretch in _initials(run).items():
+            spelled.setdefault(letters, stretch)  # the first stretch with these initials wins
 
     def long_form(m: re.Match[str]) -> str:
         short = m.group(0).casefold()

@@ -289,7 +289,7 @@ _ZH_MONTH_DAY = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/([0-2]?\d|3[01])(?![\d/
 def en_values(body: str) -> str:
     """English values in one form: 7:00 -> 07:00 (as "7 a.m." reads), 45k -> 45000, $2100 -> 2100 dollars, "a day" ->
     daily, 555 123 4567 -> 5551234567, Tue/Thu -> Tuesday Thursday, '21 -> 2021."""
-    body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(_thousand, _PLAN.sub(r"\1", body)))
+    body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), _PLAN.sub(r"\1", body)))
     body = _BLOOD.sub(
         lambda m: f"{m.group(1)}{m.group(2)} {'positive' if m.group(3) == '+' else 'negative'}", body
     )
@@ -344,14 +344,8 @@ _PER_WORD = {"day": " daily", "week": " weekly", "month": " monthly", "year": " 
 _PER_WORD |= {"wk": " weekly", "mo": " monthly", "yr": " yearly"}
 _PER = re.compile(r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(day|week|month|year|wk|mo|yr)\b", re.IGNORECASE)
 _ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")
-_PLAN = re.compile(r"\b(40[13]|457)\s*\(?[kb]\)(?!\w)", re.IGNORECASE)  # a 401(k) is a retirement plan
-
-
-def _thousand(m: re.Match[str]) -> str:
-    """45k is 45000; a 401k, 403b or 457b plan is its name."""
-    return m.group(0) if m.group(1) in ("401", "403", "457") else _times(m.group(1), 1000)
-
-
+# a 401(k), 401k, 403(b) is a retirement plan, named by its number (not 401,000)
+_PLAN = re.compile(r"\b(40[13]|457)\s*(?:\([kb]\)|[kb])(?!\w)", re.IGNORECASE)
 _EN_K = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[kK](?![a-zA-Z\d])")  # 45k (miles, dollars...)
 # A phone number written in groups (138 1234 5678, 555 012 3456): one value.
 _PHONE = re.compile(r"(?<![\d-])(\d{3})[ -](\d{3,4})[ -](\d{4})(?![\d-])")
