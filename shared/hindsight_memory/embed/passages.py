@@ -72,6 +72,12 @@ def whole(vectors: np.ndarray | Sequence[float]) -> np.ndarray:
     return out
 
 
+def with_context(spans: Sequence[Span], index: int) -> bool:
+    """Whether vector `index` of a memory embedded both alone and with its context (`PassagePlan.two_vectors`) is
+    the one with its context: a reply read with the question it answers."""
+    return len(spans) == 2 and spans[0] == spans[1] and index == 1
+
+
 def best_passage(query: np.ndarray, vectors: np.ndarray | Sequence[float]) -> tuple[float, int]:
     """Max-sim: the cosine of the passage closest to `query`, and its index (0 for a one-vector memory)."""
     v = np.asarray(vectors, dtype=np.float32)
@@ -189,7 +195,7 @@ def embed_memories(
     layout: list[tuple[int, list[Span]]] = []  # first text index, spans
     for (content, context), (spans, each) in zip(items, embedder.map(plan_one, items), strict=True):
         if not spans and plan.two_vectors(content, context):
-            spans = [(0, len(content)), (0, len(content))]
+            spans = [(0, len(content))] * 2  # alone, then with its context (see with_context)
             texts += [embedding_text(content, None), embedding_text(content, context)]
             layout.append((len(texts) - 2, spans))
             continue

@@ -151,18 +151,17 @@ class Retriever:
         vec_hits = self.scorer.by_calibrated_cosine(q.query, vec_hits)
         matched = bool(vec_hits or fts_hits)  # before standing statements, which ignore the window, join
         applies: set[str] = set()
+        # Standing instructions and preferences are searched over any time: "tips for this month", "this year" in a
+        # question narrow what it asks about, not which instructions and preferences hold.
+        standing = self._where(q, None).any_key("tag_keys", [key(STANDING_TAG)])
         if "vector" in q.channels and shaping.wants_standing(q.query):
-            # Standing instructions and preferences apply to requests on other topics: their own small search,
-            # over any time ("tips for this month" narrows the advice asked for, not which preferences hold).
-            standing = self._where(q, None).any_key("tag_keys", [key(STANDING_TAG)])
+            # They apply to requests on other topics: their own small search.
             have = {m.id for m, _, _ in vec_hits}
             extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_RESERVE)
             vec_hits = vec_hits + [h for h in extra[: shaping.STANDING_POOL] if h[0].id not in have]
             reserve = [h for h in extra[shaping.STANDING_POOL :] if h[0].id not in have]
         elif "vector" in q.channels:
-            # Any other question: the standing instruction made for its topic, if one reads close enough (given
-            # at any time: "this year" in the question narrows what it asks about, not which instructions hold).
-            standing = self._where(q, None).any_key("tag_keys", [key(STANDING_TAG)])
+            # Any other question: the standing instruction made for its topic, if one reads close enough.
             hits = self.store.vector_search(q.namespace, qvec, standing, CONDITION_POOL)
             found = self.conditions.closest([m for m, _, _ in hits], qvec)
             reserve = [h for h in hits if found is not None and h[0].id == found.id]

@@ -3,6 +3,7 @@ that matched."""
 
 from typing import Any
 
+from ..embed.passages import with_context
 from .scoring import Candidate
 
 
@@ -26,7 +27,7 @@ def _why(c: Candidate) -> str:
         parts.append("adjacent turn also matched")
     if c.via:
         parts.append(f"found through {c.via}, which it replaced")
-    if _through_question(c):
+    if with_context(c.memory.passages, c.passage):
         parts.append("matched with the question it answers")
     if c.factors["decay"] < 0.99:
         parts.append(f"time decay {c.factors['decay']:.2f}")
@@ -47,11 +48,6 @@ def _passage(c: Candidate) -> dict[str, Any]:
             "of": len(spans),
             "chars": list(span),
             "text": c.memory.content[span[0] : span[1]],
-            **({"with": "the question it answers"} if _through_question(c) else {}),
+            **({"with": "the question it answers"} if with_context(spans, c.passage) else {}),
         }
     }
-
-
-def _through_question(c: Candidate) -> bool:
-    spans = c.memory.passages
-    return len(spans) == 2 and spans[0] == spans[1] and c.passage == 1

@@ -1,6 +1,7 @@
 """A short turn ("14 June.", "Her name is Ottilie.") means little alone: the turns before it in its session travel
 with it into its embedding and its full-text entry (as context, never returned)."""
 
+from ..embed.passages import PassagePlan
 from ..models import Kind, Memory
 from ..text import invites_reply, is_short, key
 from .context import WriterState
@@ -29,7 +30,7 @@ def session_state(
 
 
 def with_preceding_turns(
-    fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]], reply_chars: int = 0
+    fresh: list[tuple[int, PreparedItem]], tails: dict[str, list[str]], plan: PassagePlan
 ) -> list[tuple[int, PreparedItem]]:
     """A short turn ("14 June.", "Her name is Ottilie.") means little alone: its meaning lives in the turns
     before it. Append those to its context, which is embedded and indexed with it but never returned."""
@@ -44,7 +45,11 @@ def with_preceding_turns(
                 if is_short(it.content):
                     ctx = "\n".join([*([it.context] if it.context else []), *before])
                     it = it.model_copy(update={"context": ctx})
-                elif len(it.content) <= reply_chars and len(before[-1]) <= PROMPT_CHARS and not it.context:
+                elif (
+                    not it.context
+                    and len(before[-1]) <= PROMPT_CHARS
+                    and plan.two_vectors(it.content, before[-1])
+                ):
                     # A longer reply to a short question: the question, as its second vector (embed/passages.py).
                     # Not after a long answer that ends asking "Would you like a packing list?" (BEAM's assistant
                     # turns): there the reply is the user's next request, not an answer to be read with it.

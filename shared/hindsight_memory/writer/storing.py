@@ -125,7 +125,7 @@ def _store_namespace(
     # turns carry the turns before them (see with_preceding_turns)
     last_turns, tails = session_state(writer, ns, {it.session_id for _, it in fresh if it.session_id})
     next_seq = {s: (m.seq + 1 if m else 0) for s, m in last_turns.items()}
-    fresh = with_preceding_turns(fresh, tails, writer.passages.reply_chars)
+    fresh = with_preceding_turns(fresh, tails, writer.passages)
     embedded = embed_memories(writer.embedder, [(it.content, it.context) for _, it in fresh], writer.passages)
 
     # 3. what already exists: near neighbours (by the memory as a whole), and memories of the same fact slots
