@@ -5,6 +5,7 @@ written another way is the same name: plural ("Tuesdays"), short form ("Postgres
 text is indexed once, so two long texts full of names compare in linear time."""
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -62,20 +63,15 @@ def _vocab(text: str) -> _Vocab:
     for w in set(words):
         if len(w) >= 5:
             by_five.setdefault(w[:5], []).append(w)
-    runs: list[list[str]] = [[]]
     raw = EN_WORD.findall(text)
-    for w in raw:
-        if w[0].isupper() and w != "I":
-            runs[-1].append(w.casefold())
-        elif runs[-1]:
-            runs.append([])
+    runs = _runs(raw, lambda w: w[0].isupper() and w != "I")
     return _Vocab(
         words=frozenset(words),
         by_five={k: tuple(v) for k, v in by_five.items()},
         heads=frozenset(w[:k] for w in words for k in (3, 4, 5) if len(w) > k),
         short=tuple(sorted(set(words) & _SHORT_DAYS_MONTHS)),
         initials="".join(w[0] for w in words),
-        runs=tuple(tuple(r) for r in runs if r),
+        runs=tuple(tuple(w.casefold() for w in r) for r in runs),
         capitals=frozenset(w.casefold() for w in raw if w.isupper()),
         short_forms=frozenset(
             [w.casefold() for w in raw if w.isupper() or w.islower()]
@@ -129,6 +125,17 @@ def _spelled_out(s: Statement, other: _Vocab) -> set[str]:
 
 
 ACRONYM_WORDS = 5  # an acronym spells out at most this many words (the capitals it is read from: 2-5 letters)
+
+
+def _runs(words: list[str], in_name: Callable[[str], bool]) -> list[list[str]]:
+    """The runs of consecutive words that `in_name` takes as part of a name ("Central European Time")."""
+    runs: list[list[str]] = [[]]
+    for w in words:
+        if in_name(w):
+            runs[-1].append(w)
+        elif runs[-1]:
+            runs.append([])
+    return [r for r in runs if r]
 
 
 def _initials(run: list[str] | tuple[str, ...]) -> dict[str, list[str]]:
@@ -251,12 +258,7 @@ def spelled_like(text: str, other: str) -> str:
     for w in words:
         if w[:1].isupper() and not w.isupper():
             by_letter.setdefault(w[0].casefold(), set()).add(w)
-    runs: list[list[str]] = [[]]
-    for w in words:
-        if w[:1].isupper() and not w.isupper():
-            runs[-1].append(w)
-        elif runs[-1]:
-            runs.append([])
+    runs = _runs(words, lambda w: w[:1].isupper() and not w.isupper())
     own = set(EN_WORD.findall(text))
     spelled: dict[str, list[str]] = {}
     for run in runs:
