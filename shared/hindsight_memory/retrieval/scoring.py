@@ -74,6 +74,10 @@ NAMED_SIDE = True  # a question naming one speaker ("What did Caroline...") pref
 # (fitted on the generator between named speakers, seeds 7 and 11: never-said questions answered `missing` 12% ->
 # 54% and 17% -> 50%, answerable ones unchanged)
 NAMELESS_SHARE = 0.4
+# ... and its vector match reads this share without the name: the name matches the speaker label of every one of
+# that speaker's turns, so "Priya: Oh my god, what's the ring like?" outranked her turns about birds for "Would
+# Priya enjoy a birdwatching trip?" (the side prior still prefers her turns). See README, recall on conversations.
+NAMELESS_RANK_SHARE = 0.7
 PHATIC_PRIOR = (
     0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question
 )
@@ -135,6 +139,8 @@ class Scorer:
                 lex_n = nameless_terms.coverage(text, inflected=True) if lexical else 0.0
                 nameless = _relevance(vec_n, lex_n)
                 gate = min(relevance, NAMELESS_SHARE * nameless + (1 - NAMELESS_SHARE) * relevance)
+                vec_un = self.embedder.relevance_unclipped(cos_n, cjk, d_cjk) if vector_on else 0.0
+                vec_u = NAMELESS_RANK_SHARE * vec_un + (1 - NAMELESS_RANK_SHARE) * vec_u
             bm_n = c.raw.get("fts", 0.0) / sig.bm_max if sig.bm_max > 0 else 0.0
             w = FUSION
             match = (
