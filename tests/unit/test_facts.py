@@ -103,6 +103,26 @@ def test_number_words_and_digits_are_one_value():
 
 
 @pytest.mark.parametrize(
+    "text, numbers",
+    [
+        ("I drive a 2018 Honda Civic, the blue one.", {"2018"}),  # "one" stands for the car
+        ("Not this one, the other one!", set()),
+        ("I have one.", {"1"}),  # a count
+        ("Only one cat, the grey one.", {"1"}),
+        ("The one thing I want is a dog.", {"1"}),  # followed by what it counts
+    ],
+)
+def test_one_standing_for_a_thing_is_no_count(text, numbers):
+    assert statement(text).numbers == numbers
+
+
+def test_a_restatement_that_says_the_blue_one_is_a_duplicate():
+    assert decide("My car is a blue 2018 Honda Civic.", "I drive a 2018 Honda Civic, the blue one.", 0.98, 0.95) == (
+        "duplicate"
+    )
+
+
+@pytest.mark.parametrize(
     "old, new",
     [
         # e5 reads any two facts of one person's life as close (cosine ≥ 0.84); a change word in a sentence about

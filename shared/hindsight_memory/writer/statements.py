@@ -184,7 +184,14 @@ def _expand(text: str) -> str:
     return text
 
 
+# "one" standing for a thing already named ("the blue one", "a new one", "this one,"), not a count of it
+_PRONOUN_ONE = re.compile(
+    r"\b((?:the|a|an|this|that|which|another|any|each|every)(?:\s+[a-z]+)?)\s+one\b(?=\s*(?:[.,;:!?)]|$))", re.I
+)
+
+
 def _en_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
+    body = _PRONOUN_ONE.sub(r"\1", body)
     numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
     out: list[str] = []
     directions: list[tuple[str, str]] = []
