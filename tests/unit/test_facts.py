@@ -117,9 +117,9 @@ def test_one_standing_for_a_thing_is_no_count(text, numbers):
 
 
 def test_a_restatement_that_says_the_blue_one_is_a_duplicate():
-    assert decide("My car is a blue 2018 Honda Civic.", "I drive a 2018 Honda Civic, the blue one.", 0.98, 0.95) == (
-        "duplicate"
-    )
+    assert decide(
+        "My car is a blue 2018 Honda Civic.", "I drive a 2018 Honda Civic, the blue one.", 0.98, 0.95
+    ) == ("duplicate")
 
 
 @pytest.mark.parametrize(

@@ -186,7 +186,8 @@ def _expand(text: str) -> str:
 
 # "one" standing for a thing already named ("the blue one", "a new one", "this one,"), not a count of it
 _PRONOUN_ONE = re.compile(
-    r"\b((?:the|a|an|this|that|which|another|any|each|every)(?:\s+[a-z]+)?)\s+one\b(?=\s*(?:[.,;:!?)]|$))", re.I
+    r"\b((?:the|a|an|this|that|which|another|any|each|every)(?:\s+[a-z]+)?)\s+one\b(?=\s*(?:[.,;:!?)]|$))",
+    re.I,
 )
 
 
