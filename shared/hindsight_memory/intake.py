@@ -3,6 +3,7 @@ time and idempotency key), and what became of it after (`store_status`, by the i
 `wait_visible`, for `wait=true` against a remote writer)."""
 
 import time
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +18,13 @@ from .writer.messages import PreparedItem, idempotency_key, memory_id
 
 
 def prepare_item(
-    settings: Settings, namespace: str, item: MemoryCreate, now: datetime, index: int = 0, call: str = ""
+    settings: Settings,
+    namespace: str,
+    item: MemoryCreate,
+    now: datetime,
+    index: int = 0,
+    call: str = "",
+    repeat: int = 0,
 ) -> PreparedItem:
     """One item of a store call, validated and normalised, with its id, arrival time and idempotency key.
 
@@ -41,7 +48,7 @@ def prepare_item(
         content = with_speaker(content, speaker)
         item = item.model_copy(update={"content": content})  # two speakers' "Yes." are two turns
     by_arrival = not item.idempotency_key and item.occurred_at is None
-    idem = idempotency_key(namespace, item, now if by_arrival else None, index)
+    idem = idempotency_key(namespace, item, now if by_arrival else None, index, repeat)
     tags = item.tags
     if item.kind != Kind.working and STANDING_TAG not in tags and standing_statement(content):
         # recall keeps the closest standing instruction or preference in view
@@ -57,6 +64,30 @@ def prepare_item(
         key_from_arrival=by_arrival,
         call=call,
     )
+
+
+def prepare_call(
+    settings: Settings, namespace: str, items: list[MemoryCreate], stamps: list[datetime], call: str
+) -> list[PreparedItem]:
+    """Every item of one store call (`prepare_item`), each with its own arrival stamp. A client does not retry
+    inside its own call: an item whose derived key an earlier item of the call already has was said again (a
+    transcript's "Thanks!" twice in a session stamped with one time), and gets a key of its own.
+
+    Raises:
+        InvalidInput / LimitExceeded: an item cannot be stored as given (nothing is prepared).
+    """
+    prepared = [
+        prepare_item(settings, namespace, item, now, i, call)
+        for i, (item, now) in enumerate(zip(items, stamps, strict=True))
+    ]
+    seen: Counter[str] = Counter()
+    for i, p in enumerate(prepared):
+        seen[p.idem_key] += 1
+        if seen[p.idem_key] > 1 and not items[i].idempotency_key:
+            prepared[i] = prepare_item(
+                settings, namespace, items[i], stamps[i], i, call, seen[p.idem_key] - 1
+            )
+    return prepared
 
 
 def _speaker(item: MemoryCreate) -> str | None:

@@ -11,7 +11,7 @@ from .counters import Counters
 from .embed import Embedder, embedder_for
 from .embed.passages import PassagePlan
 from .errors import InvalidInput, LimitExceeded
-from .intake import prepare_item, store_status, wait_visible
+from .intake import prepare_call, store_status, wait_visible
 from .llm import make_llm
 from .models import RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
 from .namespaces import validate_namespace
@@ -85,10 +85,7 @@ class MemoryService:
         # in its call go into the key of an item without key or time, so a real repeat is a new event
         stamps = self._clock.stamps(len(req.items))
         call = new_op_id()
-        prepared = [
-            prepare_item(s, req.namespace, item, now, i, call)
-            for i, (item, now) in enumerate(zip(req.items, stamps, strict=True))
-        ]
+        prepared = prepare_call(s, req.namespace, req.items, stamps, call)
         fut = self.queue.submit(StoreOp(namespace=req.namespace, items=prepared))
         ids = [p.id for p in prepared]
         if not req.wait or fut is None:

@@ -48,6 +48,35 @@ def test_the_same_turn_twice_in_one_call_is_two_turns(service):
     assert [(m.content, m.seq) for m, _ in rows] == [(t, i) for i, t in enumerate(turns)]
 
 
+def test_turns_stamped_with_their_sessions_time_are_told_apart_and_a_retry_adds_nothing(service):
+    """A transcript with one time per session (LoCoMo's "1:56 pm on 8 May, 2023"): a turn said twice there is two
+    turns, told apart by the client's turn id or, without one, by its place in the call."""
+    at = "2023-05-08T13:56:00Z"
+    with_ids = [
+        {"content": "Caroline: Thanks!", "session_id": "s1", "occurred_at": at, "metadata": {"turn": "D1:3"}},
+        {"content": "Melanie: How was the support group?", "session_id": "s1", "occurred_at": at},
+        {"content": "Caroline: Thanks!", "session_id": "s1", "occurred_at": at, "metadata": {"turn": "D1:9"}},
+    ]
+    without = [{"content": "Caroline: Wow!", "session_id": "s2", "occurred_at": at}] * 2
+    first = store(service, "me/transcript", *with_ids, *without)
+    assert first.stored == 5 and len(set(first.ids)) == 5
+    # the client retrying the whole call, then one of its items alone: nothing is added
+    again, one = (
+        store(service, "me/transcript", *with_ids, *without),
+        store(service, "me/transcript", with_ids[2]),
+    )
+    assert again.ids == first.ids and again.deduplicated == 5 and again.stored == 0
+    assert one.ids == [first.ids[2]] and one.deduplicated == 1
+    rows = service.store.find("me/transcript", lambda w: w)
+    assert sorted((m.content, m.metadata.get("turn")) for m, _ in rows) == [
+        ("Caroline: Thanks!", "D1:3"),
+        ("Caroline: Thanks!", "D1:9"),
+        ("Caroline: Wow!", None),
+        ("Caroline: Wow!", None),
+        ("Melanie: How was the support group?", None),
+    ]
+
+
 def test_a_superseded_value_says_until_when_it_held_and_recall_answers_as_of_then(service):
     ns = "me/trip"
     old = store(service, ns, {"content": "My budget is 5000 yuan", "occurred_at": "2026-01-05T00:00:00Z"})

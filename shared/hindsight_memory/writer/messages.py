@@ -1,6 +1,7 @@
 """Messages on the write queue. JSON-serialisable, so the same messages travel in-process or over SQS."""
 
 import hashlib
+import json
 import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -25,11 +26,13 @@ class PreparedItem(MemoryCreate):
 
 
 def idempotency_key(
-    namespace: str, item: MemoryCreate, arrival: datetime | None = None, index: int = 0
+    namespace: str, item: MemoryCreate, arrival: datetime | None = None, index: int = 0, repeat: int = 0
 ) -> str:
-    """The client's key if given; else namespace + kind + session + occurred_at + content; and without an
-    occurred_at, the arrival time and the item's place in its call instead: "Yes." said twice in a session is two
-    turns, not a retry (the writer recognises a true retry by its content and timing)."""
+    """The client's key if given; else namespace + kind + session + occurred_at + content + the client's metadata;
+    and without an occurred_at, the arrival time and the item's place in its call instead: "Yes." said twice in a
+    session is two turns, not a retry (the writer recognises a true retry by its content and timing). Turns that
+    share their session's time (a transcript with one time per session) are told apart by their metadata ("turn":
+    "D1:9") or, inside one call, by `repeat`: the how-manieth earlier item of the call had the same key."""
     if item.idempotency_key:
         basis = f"client|{namespace}|{item.idempotency_key}"
     else:
@@ -38,6 +41,10 @@ def idempotency_key(
         else:
             when = f"arrived {as_utc(arrival).isoformat()} #{index}" if arrival else ""
         basis = f"derived|{namespace}|{item.kind}|{item.session_id or ''}|{when}|{normalize(item.content)}"
+        if item.metadata:  # a retry sends the same metadata; another turn said the same way usually does not
+            basis += "|" + json.dumps(item.metadata, sort_keys=True, ensure_ascii=False, default=str)
+        if repeat:
+            basis += f"|again {repeat}"
     return hashlib.sha256(basis.encode()).hexdigest()[:40]
 
 
