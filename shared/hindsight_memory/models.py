@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from .namespaces import Namespace
+from .timeparse import written_date
 
 # Every memory and event id this service hands out: 32 lowercase hex digits. One pattern, checked at the edge
 # (requests, import records) and again by the filter builder, so a malformed id never reaches the writer.
@@ -69,6 +70,12 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def written(value: Any) -> Any:
+    """A time field given as people write dates ("1:56 pm on 8 May, 2023", "May 8, 2023") as well as in ISO 8601
+    or as a Unix time: the datetime it names; anything else is left for validation to refuse."""
+    return (written_date(value) or value) if isinstance(value, str) else value
+
+
 def as_utc(value: datetime) -> datetime:
     """Naive datetimes are taken as UTC; aware ones are converted."""
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
@@ -105,7 +112,10 @@ class MemoryCreate(_Strict):
     content: str = Field(min_length=1, description="The memory text, stored and returned as data")
     kind: Kind = Kind.episodic
     session_id: str | None = Field(default=None, max_length=256)
-    occurred_at: datetime | None = Field(default=None, description="When it happened (default: now)")
+    occurred_at: datetime | None = Field(
+        default=None,
+        description='When it happened (default: now): ISO 8601, or a date with its month named ("8 May 2023 1:56 pm")',
+    )
     tags: list[str] = Field(default_factory=list, max_length=64)
     entities: list[str] = Field(default_factory=list, max_length=64)
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
@@ -150,6 +160,11 @@ class MemoryCreate(_Strict):
                 "'user-correction' is set by a correction (PATCH /v1/memories/{id}), not by a store"
             )
         return v
+
+    @field_validator("occurred_at", mode="before")
+    @classmethod
+    def _written(cls, v: Any) -> Any:
+        return written(v)
 
     @field_validator("occurred_at")
     @classmethod
@@ -287,6 +302,11 @@ class RecallQuery(_Strict):
     include_archived: bool = False
     explain: bool = False
     channels: list[str] = Field(default_factory=lambda: ["vector", "fts"], description="vector, fts or both")
+
+    @field_validator("since", "until", "now", "as_of", mode="before")
+    @classmethod
+    def _written(cls, v: Any) -> Any:
+        return written(v)
 
     @field_validator("since", "until", "now", "as_of")
     @classmethod

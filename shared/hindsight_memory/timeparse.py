@@ -154,3 +154,32 @@ def _last_month(now: datetime) -> tuple[datetime, datetime]:
     first = _day(now).replace(day=1)
     prev = (first - timedelta(days=1)).replace(day=1)
     return prev, first
+
+
+# Dates as people and transcripts write them ("1:56 pm on 8 May, 2023", "May 8th, 2023", "March-15-2024"), read
+# only with the month named: an all-digit form ("03/04/2023") stays an error, its day and month cannot be told.
+_DATES = ("%d %B %Y", "%B %d %Y", "%d %b %Y", "%b %d %Y")
+_CLOCKS = ("%I:%M %p", "%I %p", "%H:%M")
+_WRITTEN = (
+    *_DATES,
+    *(f"{t} {d}" for t in _CLOCKS for d in _DATES),
+    *(f"{d} {t}" for d in _DATES for t in _CLOCKS),
+)
+_NOISE = re.compile(
+    r"\b(?:on|at|the|of)\b|,|(?<=\d)(?:st|nd|rd|th)\b|^(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
+    re.IGNORECASE,
+)
+
+
+def written_date(text: str) -> datetime | None:
+    """The date (and time) a text like "1:56 pm on 8 May, 2023" names, naive; None when it is no such text."""
+    if not re.search(r"[A-Za-z]{3}", text) or len(text) > 60:
+        return None
+    plain = _NOISE.sub(" ", text.replace("a.m.", "am").replace("p.m.", "pm"))
+    plain = " ".join(re.sub(r"(?<=[A-Za-z])-(?=\d)|(?<=\d)-(?=\d{4}\b)", " ", plain).split())
+    for fmt in _WRITTEN:
+        try:
+            return datetime.strptime(plain, fmt)
+        except ValueError:
+            continue
+    return None

@@ -235,3 +235,37 @@ def test_dates_outside_any_memory_lifetime_are_refused_not_a_server_error(live_g
             {"namespace": "alice/a", "query": "q", field: "0001-01-01T00:00:00Z"},
         )
     )
+
+
+def test_a_date_written_with_its_month_named_is_read_and_an_all_digit_one_is_refused(live_gateway):
+    """A transcript's "1:56 pm on 8 May, 2023" is a time; "03/04/2023" (March 4 or April 3?) is refused, never
+    guessed."""
+    ns = "alice/dates"
+    stored = call(
+        live_gateway,
+        "memory_store",
+        {
+            "namespace": ns,
+            "items": [
+                {"content": "Caroline went to the support group", "occurred_at": "1:56 pm on 8 May, 2023"}
+            ],
+            "wait": True,
+        },
+    )
+    assert stored.status_code == 200 and not stored.json()["result"].get("isError"), stored.text
+    with live_gateway.http() as http:
+        r = http.post(
+            "/v1/memories/recall",
+            headers=live_gateway.headers("alice"),
+            json={"namespace": ns, "query": "support group", "min_score": 0, "as_of": "May 9, 2023"},
+        )
+    assert r.status_code == 200, r.text
+    assert [m["occurred_at"][:16] for m in r.json()["memories"]] == ["2023-05-08T13:56"]
+    message = tool_error(
+        call(
+            live_gateway,
+            "memory_store",
+            {"namespace": ns, "items": [{"content": "x", "occurred_at": "03/04/2023"}]},
+        )
+    )
+    assert "occurred_at" in message

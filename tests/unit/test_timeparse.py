@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from hindsight_memory.timeparse import parse_time_window
+from hindsight_memory.timeparse import parse_time_window, written_date
 
 NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)  # a Sunday
 
@@ -47,3 +47,23 @@ def test_queries_without_a_time_expression_have_no_window(query):
 def test_weeks_ago_is_a_window_around_that_time_because_people_round():
     w = parse_time_window("two weeks ago", NOW)
     assert w.since < datetime(2026, 11, 15, tzinfo=UTC) < w.until
+
+
+@pytest.mark.parametrize(
+    "text, when",
+    [
+        ("1:56 pm on 8 May, 2023", datetime(2023, 5, 8, 13, 56)),
+        ("May 8th, 2023", datetime(2023, 5, 8)),
+        ("Monday, May 8, 2023 at 10:30", datetime(2023, 5, 8, 10, 30)),
+        ("7:30 p.m. on 1 Jan 2024", datetime(2024, 1, 1, 19, 30)),
+        ("March-15-2024", datetime(2024, 3, 15)),
+        ("8 May 2023 13:56", datetime(2023, 5, 8, 13, 56)),
+    ],
+)
+def test_a_date_written_with_its_month_named_is_read(text, when):
+    assert written_date(text) == when
+
+
+@pytest.mark.parametrize("text", ["03/04/2023", "2023-05-08T13:56:00Z", "yesterday", "May 2023", "x" * 500])
+def test_anything_else_is_left_to_the_iso_reader_or_refused(text):
+    assert written_date(text) is None

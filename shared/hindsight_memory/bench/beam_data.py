@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInput
+from ..timeparse import written_date
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,9 @@ def parse_anchor(text: str) -> datetime:
     Raises:
         InvalidInput: the anchor is no such date.
     """
-    for fmt in ("%B-%d-%Y", "%b-%d-%Y"):
-        try:
-            return datetime.strptime(text.strip(), fmt).replace(tzinfo=UTC)
-        except ValueError:
-            continue
+    when = written_date(text.strip())
+    if when is not None:
+        return when.replace(tzinfo=UTC)
     raise InvalidInput(f"time anchor {text!r} is not a date like March-15-2024")
 
 

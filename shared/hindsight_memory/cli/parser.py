@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--explain", action="store_true")
     s.add_argument("--history", action="store_true", help="include superseded values")
-    s.add_argument("--as-of", help="what was true then (ISO 8601, e.g. 2026-03-31)")
+    s.add_argument("--as-of", help='what was true then (ISO 8601, e.g. 2026-03-31, or "31 March 2026")')
     s.set_defaults(fn=cmd_recall)
 
     s = sub.add_parser("show", help="one memory: its versions, sources, what was derived from it, usage")
