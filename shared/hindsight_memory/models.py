@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from .namespaces import Namespace
 from .timeparse import written_date
@@ -81,6 +81,10 @@ def as_utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+# A time a client gives: ISO 8601, a Unix time or a date written with its month named, as UTC.
+Time = Annotated[datetime, BeforeValidator(written), AfterValidator(as_utc)]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
@@ -112,7 +116,7 @@ class MemoryCreate(_Strict):
     content: str = Field(min_length=1, description="The memory text, stored and returned as data")
     kind: Kind = Kind.episodic
     session_id: str | None = Field(default=None, max_length=256)
-    occurred_at: datetime | None = Field(
+    occurred_at: Time | None = Field(
         default=None,
         description='When it happened (default: now): ISO 8601, or a date with its month named ("8 May 2023 1:56 pm")',
     )
@@ -160,16 +164,6 @@ class MemoryCreate(_Strict):
                 "'user-correction' is set by a correction (PATCH /v1/memories/{id}), not by a store"
             )
         return v
-
-    @field_validator("occurred_at", mode="before")
-    @classmethod
-    def _written(cls, v: Any) -> Any:
-        return written(v)
-
-    @field_validator("occurred_at")
-    @classmethod
-    def _utc(cls, v: datetime | None) -> datetime | None:
-        return as_utc(v) if v else None
 
 
 class Memory(BaseModel):
@@ -291,10 +285,10 @@ class RecallQuery(_Strict):
     tags: list[str] | None = None
     entities: list[str] | None = None
     session_id: str | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    now: datetime | None = None
-    as_of: datetime | None = Field(
+    since: Time | None = None
+    until: Time | None = None
+    now: Time | None = None
+    as_of: Time | None = Field(
         default=None, description="Answer as things stood then: what was current at this time (valid time)"
     )
     min_score: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -302,16 +296,6 @@ class RecallQuery(_Strict):
     include_archived: bool = False
     explain: bool = False
     channels: list[str] = Field(default_factory=lambda: ["vector", "fts"], description="vector, fts or both")
-
-    @field_validator("since", "until", "now", "as_of", mode="before")
-    @classmethod
-    def _written(cls, v: Any) -> Any:
-        return written(v)
-
-    @field_validator("since", "until", "now", "as_of")
-    @classmethod
-    def _utc(cls, v: datetime | None) -> datetime | None:
-        return as_utc(v) if v else None
 
     @field_validator("channels")
     @classmethod
