@@ -122,6 +122,33 @@ def test_a_bad_line_or_a_foreign_id_is_refused_and_nothing_is_written(local_serv
     assert "pwned" not in {m.content for m, _ in local_service.store.find(NS, lambda w: w)}
 
 
+@pytest.mark.parametrize(
+    ("part", "field", "value", "error"),
+    [
+        # 0001-01-01 at UTC+5 is a year 0 in UTC: written, it made every later recall of the namespace fail
+        ("memory", "occurred_at", "0001-01-01T00:00:00+05:00", "occurred_at: must lie between 1900 and 9000"),
+        ("memory", "valid_until", "9999-12-31T23:59:59-05:00", "valid_until: must lie between"),
+        ("event", "stored_at", "0001-01-01T00:00:00+05:00", "stored_at: must lie between"),
+        ("event", "occurred_at", "yesterday-ish", "occurred_at"),
+        ("event", "tags", "not a list", "tags"),
+        ("event", "injected", "x", "injected"),
+    ],
+)
+def test_an_exported_record_with_a_time_or_field_storage_cannot_hold_is_refused_before_anything_is_written(
+    local_service, tmp_path, part, field, value, error
+):
+    _fill(local_service)
+    recs = list(local_service.export_records(NS))
+    target = next(r for r in recs if r["type"] == part)
+    target[part] = {**target[part], field: value}
+    path = tmp_path / "x.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    with pytest.raises(InvalidInput, match=error):
+        import_jsonl(local_service, path, "carol/copy", progress=False)
+    assert local_service.stats("carol/copy")["events"] == 0
+    assert recall(local_service, NS, "standup room").memories  # the namespace still reads
+
+
 def test_reindex_switches_models_while_concurrent_recalls_all_succeed(backend):
     settings = backend()
     svc = build_service(settings)

@@ -3,9 +3,9 @@
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import Kind, Memory, Status, as_utc
+from ..models import Kind, Memory, Status, Time
 from ..namespaces import Namespace
 
 MAX_PAGE = 200
@@ -17,18 +17,13 @@ class _Query(BaseModel):
 
     namespace: Namespace = Field(description="The namespace to read (checked against the token's scopes)")
     session_id: str | None = Field(default=None, max_length=256)
-    since: datetime | None = Field(default=None, description="Occurred at or after (ISO 8601)")
-    until: datetime | None = Field(default=None, description="Occurred before (ISO 8601)")
+    since: Time | None = Field(default=None, description="Occurred at or after (ISO 8601 or a written date)")
+    until: Time | None = Field(default=None, description="Occurred before (ISO 8601 or a written date)")
     text: str | None = Field(
         default=None, max_length=200, description="Case-insensitive substring of the content"
     )
     limit: int = Field(default=50, ge=1, le=MAX_PAGE)
     cursor: str | None = Field(default=None, max_length=300, description="next_cursor of the previous page")
-
-    @field_validator("since", "until")
-    @classmethod
-    def _utc(cls, v: datetime | None) -> datetime | None:
-        return as_utc(v) if v else None
 
 
 class MemoryQuery(_Query):

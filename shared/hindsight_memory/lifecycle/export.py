@@ -17,10 +17,10 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import InvalidInput
-from ..models import ID_RULE, MEMORY_ID, Memory, MemoryCreate, Source, StoreRequest, utcnow
+from ..models import ID_RULE, MEMORY_ID, Memory, MemoryCreate, Source, StoreRequest, client_time, utcnow
 from ..namespaces import validate_namespace
 from ..ports import MemoryPort
 from ..storage.lance import COLD, MEMORIES, LanceStore
@@ -161,6 +161,40 @@ def import_records(
     return {**summary, **meter.rate(), "tokens": meter.tokens}
 
 
+class ExportedEvent(BaseModel):
+    """An event line as `export_records` writes it (storage's event columns), checked before anything is written:
+    a malformed one must fail the file, not the write or a later read."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    namespace: str
+    session_id: str | None = None
+    session_key: str | None = None
+    kind: str | None = None
+    content: str | None = None
+    context: str | None = None
+    occurred_at: datetime | None = None
+    stored_at: datetime | None = None
+    source: str | None = None
+    tags: list[str] | None = None
+    entities: list[str] | None = None
+    importance: float | None = None
+    metadata: str | None = None
+    idem_key: str | None = None
+    memory_id: str | None = None
+
+
+def _in_range(values: BaseModel) -> None:
+    """Every time of a record within the years storage can hold (models.client_time)."""
+    for name, value in values:
+        if isinstance(value, datetime):
+            try:
+                client_time(value)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from exc
+
+
 def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | None) -> tuple[str, Any]:
     """Validate one record; returns ("header" | "memory" | "event" | "seed", value).
 
@@ -177,6 +211,7 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
             return "header", rec
         if kind == "memory":
             m = Memory.model_validate(rec["memory"])
+            _in_range(m)
             _ids(n, m.id, *m.source_ids, *(i for i in (m.supersedes, m.superseded_by) if i))
             if confidence is not None:
                 m = m.model_copy(update={"confidence": confidence})
@@ -187,7 +222,9 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
                 memory=m.model_dump(mode="json"), table=rec.get("table", MEMORIES), vector=rec.get("vector")
             )
         if kind == "event":
-            e = dict(rec["event"])
+            event = ExportedEvent.model_validate(rec["event"])
+            _in_range(event)
+            e = event.model_dump(mode="json")
             validate_namespace(e["namespace"])
             _ids(n, e["id"], *([e["memory_id"]] if e.get("memory_id") else []))
             if namespace and e["namespace"] != namespace:
