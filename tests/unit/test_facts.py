@@ -1142,3 +1142,51 @@ def test_a_notes_key_named_whole_in_a_sentence_with_another_value_is_an_update(o
 )
 def test_a_notes_key_with_the_same_time_or_with_more_words_replaces_nothing(old: str, new: str) -> None:
     assert decide(old, new, cosine=0.9, sharper=0.9) != "update"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # a word put between two words that stood side by side narrows what the second names
+        ("I like coffee.", "I like iced coffee."),
+        ("I play guitar.", "I play bass guitar."),
+        ("Send reports to Dana.", "Send weekly reports to Dana."),
+        ("The project deadline is March 3.", "The project's draft deadline is March 3."),
+    ],
+)
+def test_a_word_put_between_two_words_names_a_narrower_thing(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.98) == "distinct"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "I'm saving for a house.",
+            "I am saving up for a house.",
+        ),  # "up" before a light word narrows nothing
+        ("The garage code is 4417.", "Garage door code: 4417"),  # the same code pins the same thing
+        ("My daughter plays violin.", "My daughter plays the violin."),
+    ],
+)
+def test_a_word_added_that_narrows_nothing_is_still_a_rewording(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.98) == "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("I work at Google.", "I used to work at Google."),
+        ("The meeting is on Monday.", "The meeting on Monday was cancelled."),
+        ("会议在周一。", "会议在周一取消了。"),
+    ],
+)
+def test_the_same_words_saying_the_fact_ended_are_an_update(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.95, sharper=0.97) == "update"
+
+
+def test_a_tool_used_to_do_something_is_no_past_habit() -> None:
+    assert (
+        decide("Terraform deploys the stack.", "Terraform is used to deploy the stack.", 0.97, 0.98)
+        == "duplicate"
+    )

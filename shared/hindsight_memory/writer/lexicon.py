@@ -216,12 +216,21 @@ CHANGE_EN = re.compile(
     r"promoted|demoted|retired|graduated|hired|"
     # a time from which the value holds ("as of this week", "from next month", "starting Monday")
     r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"
-    r"going forward|from here on|(?:i )?meant|my (?:mistake|bad)|slipped|slid|cancell?ed|went with|down to|reassigned|took over)\b",
+    r"going forward|from here on|(?:i )?meant|my (?:mistake|bad)|slipped|slid|cancell?ed|went with|down to|reassigned|took over|"
+    # a past habit or state ("I used to work at Google"), not a tool's use ("is used to deploy", "I'm used to it")
+    r"(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )(?<!am )(?<!get )(?<!got )used to)\b",
     re.IGNORECASE,
 )
 CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|升级到|升级|"
     r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|改签|改期|提高到|降低到|搬回|搬去|转给|升任|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
+)
+
+# Change words that say a fact ended ("the meeting on Monday was cancelled", 我不再吃素): said of the same words,
+# news, not a re-statement.
+ENDED = frozenset(
+    {"cancelled", "canceled", "quit", "stopped", "left", "sold", "retired", "gave up", "no longer", "used to"}
+    | {"取消", "不再", "离职", "卖了", "退休"}
 )
 
 # Words that open a re-statement and say nothing of the fact: "Just a reminder, ...", "As I said, ...", 提醒一下，

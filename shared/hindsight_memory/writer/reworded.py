@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from .frames import in_place, tagged
-from .lexicon import ZH_OPPOSITES
+from .lexicon import ENDED, ZH_OPPOSITES
 from .names import names_differ, spelled_places
 from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem
 from .thresholds import Thresholds
@@ -37,7 +37,8 @@ def reworded(
     if put:  # a change word of the old statement that the new one replaced ("the left drawer" -> "right")
         lost |= old.changes - new.changes
     if not (lost or put):
-        return "same content words", False
+        # unless the new one says it ended ("The meeting is on Monday" / "... on Monday was cancelled")
+        return None if (new.changes - old.changes) & ENDED else ("same content words", False)
     values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
     values |= _counts_other_things(old, new)
     # A word put in front of everything both share narrows what the statement is about: "the old API key",
@@ -54,6 +55,7 @@ def reworded(
         and not _verbs_only(old, new, Counter(), Counter(new.words[:first_shared]))
         and _modifies(new, first_shared)
     )
+    narrowed = narrowed or (not lost and _put_before_shared(old, new, put))
     need = th.addition
     if lost and put:
         need = th.verb_synonym if _verbs_only(old, new, Counter(lost), Counter(put)) else th.synonym
@@ -149,6 +151,35 @@ def _modifies(s: Statement, first_shared: int) -> bool:
     tokens = [_stem(t.casefold()) for t in EN_WORD.findall(s.body)]
     before, shared = s.words[first_shared - 1], s.words[first_shared]
     return any(a == before and b == shared for a, b in itertools.pairwise(tokens))
+
+
+def _put_before_shared(old: Statement, new: Statement, put: set[str]) -> bool:
+    """English: a word put between two words that stood side by side ("I like coffee" / "I like iced coffee", "play
+    guitar" / "play bass guitar", "the project's deadline" / "the project's draft deadline") narrows what the second
+    names: another thing, not the same one said again."""
+    if new.cjk or not put or _pinned(old, new):
+        return False
+    a, b = ([_stem(t.casefold()) for t in EN_WORD.findall(s.body) if t != "poss"] for s in (old, new))
+    side_by_side = set(itertools.pairwise(a))
+    shared = set(old.words) & set(new.words)  # content words: "saving up for a house" narrows nothing
+    return any(
+        w in put and after in shared and (before, after) in side_by_side
+        for before, w, after in zip(b, b[1:], b[2:], strict=False)
+    )
+
+
+def _pinned(old: Statement, new: Statement) -> bool:
+    """The same code, address or number of three digits or more on both sides pins the same thing ("The garage
+    code is 4417" / "Garage door code: 4417")."""
+    return any(_code(w) for w in set(old.words) & set(new.words))
+
+
+def _code(word: str) -> bool:
+    """A number of three digits or more, an address, a code of letters and digits (not a date: "03-03")."""
+    digits = sum(ch.isdigit() for ch in word)
+    if word.startswith("#"):
+        return digits >= 3
+    return "@" in word or (digits > 0 and any(ch.isalpha() for ch in word))
 
 
 def _is_value(word: str) -> bool:
