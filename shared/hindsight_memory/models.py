@@ -81,20 +81,13 @@ def as_utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-# Storage timestamps cannot express years before 1000 (a time filter fails), and 9999-12-31 at UTC-5 overflows in
-# UTC: no time a client gives lies outside these years.
-EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
-
-
 def client_time(value: datetime) -> datetime:
-    """A client's time as UTC, refused outside EARLIEST..LATEST."""
+    """A client's time as UTC, refused when it has no UTC reading: 9999-12-31 at UTC-5 or 0001-01-01 at UTC+5 fall
+    outside the years a datetime holds (it was a 500, and an imported one was written and broke later reads)."""
     try:
-        value = as_utc(value)
+        return as_utc(value)
     except OverflowError:
-        value = datetime.min.replace(tzinfo=UTC)  # out of range either way
-    if not EARLIEST <= value <= LATEST:
-        raise ValueError(f"must lie between {EARLIEST:%Y} and {LATEST:%Y}")
-    return value
+        raise ValueError("lies outside the years 1-9999 once read as UTC") from None
 
 
 # A time a client gives: ISO 8601, a Unix time or a date written with its month named, as UTC.

@@ -219,11 +219,11 @@ def test_hostile_strings_in_every_field_are_refused_or_kept_as_plain_data(live_g
     still_serving(live_gateway)
 
 
-# Year 1 cannot be filtered on in storage; 9999-12-31 at UTC-5 overflows when read as UTC (it was a 500).
-OUT_OF_RANGE = ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59-05:00", "0001-01-01T00:00:00+05:00"]
+# Times with no UTC reading: 9999-12-31 at UTC-5 is in year 10000, 0001-01-01 at UTC+5 in year 0 (a 500 before).
+NO_UTC_READING = ["9999-12-31T23:59:59-05:00", "0001-01-01T00:00:00+05:00"]
 
 
-@pytest.mark.parametrize("value", OUT_OF_RANGE)
+@pytest.mark.parametrize("value", ["0001-01-01T00:00:00Z", *NO_UTC_READING])
 @pytest.mark.parametrize("field", ["since", "until", "now", "as_of"])
 def test_recall_times_outside_any_memory_lifetime_are_refused_not_a_server_error(live_gateway, field, value):
     with live_gateway.http() as http:
@@ -237,15 +237,15 @@ def test_recall_times_outside_any_memory_lifetime_are_refused_not_a_server_error
             params={"namespace": "alice/a", "since" if field == "now" else "until": value},
             headers=live_gateway.headers("alice"),
         )
-    assert r.status_code == 422 and f"{field}: must lie between 1900 and 9000" in r.json()["error"]["message"]
-    assert listed.status_code == 422 and "must lie between" in listed.text
-    assert "must lie between" in tool_error(
+    assert r.status_code in (400, 422) and field in r.json()["error"]["message"], r.text
+    assert listed.status_code == (422 if value in NO_UTC_READING else 200), listed.text
+    assert field in tool_error(
         call(live_gateway, "memory_recall", {"namespace": "alice/a", "query": "q", field: value})
     )
 
 
-@pytest.mark.parametrize("value", OUT_OF_RANGE)
-def test_an_occurred_at_outside_any_memory_lifetime_is_refused_and_nothing_is_stored(live_gateway, value):
+@pytest.mark.parametrize("value", NO_UTC_READING)
+def test_an_occurred_at_with_no_utc_reading_is_refused_and_nothing_is_stored(live_gateway, value):
     ns = "alice/far-dates"
     before = count(live_gateway, ns)
     item = {"content": "a fact from far away in time", "occurred_at": value}
@@ -255,7 +255,7 @@ def test_an_occurred_at_outside_any_memory_lifetime_is_refused_and_nothing_is_st
             headers=live_gateway.headers("alice"),
             json={"namespace": ns, "items": [item], "wait": True},
         )
-    assert r.status_code == 422 and "occurred_at: must lie between" in r.json()["error"]["message"]
+    assert r.status_code == 422 and "occurred_at: lies outside the years" in r.json()["error"]["message"]
     refused(call(live_gateway, "memory_store", {"namespace": ns, "items": [item], "wait": True}))
     assert count(live_gateway, ns) == before
     still_serving(live_gateway)
