@@ -1152,6 +1152,8 @@ def test_a_notes_key_with_the_same_time_or_with_more_words_replaces_nothing(old:
         ("I play guitar.", "I play bass guitar."),
         ("Send reports to Dana.", "Send weekly reports to Dana."),
         ("The project deadline is March 3.", "The project's draft deadline is March 3."),
+        ("我喜欢咖啡。", "我喜欢冰咖啡。"),
+        ("我女儿学钢琴。", "我女儿的同学学钢琴。"),
     ],
 )
 def test_a_word_put_between_two_words_names_a_narrower_thing(old: str, new: str) -> None:
@@ -1167,6 +1169,7 @@ def test_a_word_put_between_two_words_names_a_narrower_thing(old: str, new: str)
         ),  # "up" before a light word narrows nothing
         ("The garage code is 4417.", "Garage door code: 4417"),  # the same code pins the same thing
         ("My daughter plays violin.", "My daughter plays the violin."),
+        ("我女儿在学钢琴。", "我女儿正在学钢琴。"),  # an adverb put in narrows nothing
     ],
 )
 def test_a_word_added_that_narrows_nothing_is_still_a_rewording(old: str, new: str) -> None:
@@ -1190,3 +1193,73 @@ def test_a_tool_used_to_do_something_is_no_past_habit() -> None:
         decide("Terraform deploys the stack.", "Terraform is used to deploy the stack.", 0.97, 0.98)
         == "duplicate"
     )
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "Daughter Maya: violin lessons Thursdays 4:30",
+            "Maya has violin lessons every Thursday at 4:30 pm.",
+        ),
+        ("Leo has soccer practice on Tuesdays at 5.", "Leo has soccer practice on Tuesdays at 5 pm."),
+    ],
+)
+def test_a_time_said_once_without_its_half_of_the_day_is_the_same_time(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.98) == "duplicate"
+
+
+def test_two_times_that_each_say_their_half_of_the_day_stay_two_and_a_count_is_no_hour() -> None:
+    assert decide("The alarm is set for 6:30 am.", "The alarm is set for 6:30 pm.", 0.98, 0.99) != "duplicate"
+    assert decide("生产服务器是4核8G的配置。", "生产服务器是8核16G的配置。", 0.97, 0.98) != "duplicate"
+
+
+@pytest.mark.parametrize("text", ["回答简洁一点，直接给结论。", "我一点香菜都不吃。", "写得短一点"])
+def test_yi_dian_with_no_clock_around_it_is_a_little_not_one_oclock(text: str) -> None:
+    assert statement(text).numbers == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("text", "time"), [("下午一点开会", "13:00"), ("明天一点开会", "01:00"), ("一点半见", "01:30")]
+)
+def test_yi_dian_as_a_clock_is_still_one_oclock(text: str, time: str) -> None:
+    assert time in statement(text).numbers
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # a relation turned round: what stood before the middle and after it swapped
+        ("The auth service calls the billing service.", "The billing service calls the auth service."),
+        ("订单服务会调用库存服务。", "库存服务会调用订单服务。"),
+        ("Ana reviews Leo's pull requests.", "Leo reviews Ana's pull requests."),
+        # the same place gone to instead of come from
+        ("My flight to Denver leaves from Terminal B.", "My flight from Denver leaves from Terminal B."),
+        # one of the thing's own
+        ("Alex is my manager.", "Alex is my manager's manager."),
+        ("用户的领导在深圳办公。", "用户领导的领导在深圳办公。"),
+        # one word of a kind for another of it
+        ("I go running at 6 am on weekdays.", "I go running at 6 am on weekends."),
+        (
+            "My home Wi-Fi password is taped inside the cabinet.",
+            "My guest Wi-Fi password is taped inside the cabinet.",
+        ),
+        ("My personal GitHub account uses a YubiKey.", "My work GitHub account uses a YubiKey."),
+        ("用户去北京出差一般住在望京。", "用户去北京旅游一般住在望京。"),
+        ("备份任务保留最近 7 天的快照。", "备份任务保留最近 7 周的快照。"),
+    ],
+)
+def test_near_misses_that_read_alike_are_two_facts(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.99, sharper=0.995) == "distinct"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("Acme is our main customer.", "Our main customer is Acme."),  # "is" only links the two sides
+        ("我妈妈住在成都。", "用户的母亲住在成都。"),  # a word and its synonym are one of a kind
+        ("My mom lives in Lyon.", "My mother lives in Lyon."),
+    ],
+)
+def test_a_link_that_trades_sides_or_a_synonym_of_a_kind_is_still_a_rewording(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.98, sharper=0.995) == "duplicate"

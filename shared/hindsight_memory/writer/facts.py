@@ -22,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from .frames import TOKEN, new_count
+from .clock import clock_fold, on_the_clock
+from .frames import TOKEN, new_count, tagged
 from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
 from .names import named_person
 from .reworded import SOFT_CHANGES, reworded
@@ -61,8 +62,24 @@ def _turned(old: Statement, new: Statement) -> bool:
         after_new = {w for k, w in new.directions if k == m and w in old.words}
         if after_old and after_new and not after_old & after_new:
             return True
-    # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial.
-    a, b = (capitalised(EN_WORD.findall(s.text)) for s in (old, new))
+    # the same place gone to instead of come from: "flight to Denver" / "flight from Denver"
+    if any(
+        (("to", w) in old.directions) != (("to", w) in new.directions)
+        for k, w in old.directions
+        if k == "from"
+    ):
+        return True
+    if any(
+        (("from", w) in old.directions) != (("from", w) in new.directions)
+        for k, w in old.directions
+        if k == "to"
+    ):
+        return True
+    if _sides_swapped(old, new):
+        return True
+    # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial;
+    # "Leo's" is the name Leo.
+    a, b = (capitalised([t for t in EN_WORD.findall(s.body) if t != "poss"]) for s in (old, new))
     shared = [n for n in a if n in b]
     if len(shared) < 2 or shared == [n for n in b if n in shared]:
         return False
@@ -72,6 +89,32 @@ def _turned(old: Statement, new: Statement) -> bool:
         [("" if t.casefold() in shared else t.casefold()) for t in TOKEN.findall(s.body)] for s in (old, new)
     )
     return next(frames) == next(frames)
+
+
+# What only links two sides that can trade places: "Acme is our main customer" / "Our main customer is Acme".
+_LINKS = frozenset({"is", "are", "was", "were", "am", "be", "equals", "=", "是", "为", "即", "就是"})
+
+
+def _sides_swapped(old: Statement, new: Statement) -> bool:
+    """Whether the new sentence is the old one with what stands before and after its middle swapped ("The auth
+    service calls the billing service" / "The billing service calls the auth service", 订单服务会调用库存服务 /
+    库存服务会调用订单服务): the relation turned round, unless the middle only links the two ("is", 是)."""
+    a, b = ([t.casefold() for t in _tokens(s)] for s in (old, new))
+    if a == b or sorted(a) != sorted(b) or len(a) > 40:
+        return False
+    for i in range(1, len(a)):
+        for j in range(i + 1, len(a)):
+            middle = a[i:j]
+            if b == a[j:] + middle + a[:i] and not set(middle) <= _LINKS:
+                return True
+    return False
+
+
+def _tokens(s: Statement) -> list[str]:
+    """Words as written (jieba's for Chinese), punctuation aside."""
+    if s.cjk:
+        return [w for w, f in tagged(s.body) if f != "x"]
+    return [t for t in EN_WORD.findall(s.body) if t.casefold() not in ("the", "a", "an")]
 
 
 _THING_MANAGER = re.compile(
@@ -189,7 +232,9 @@ def _relate(
     # Reordered words are a rewording ("Acme is our main customer"), unless what follows "over", "to", "from"
     # changed or names swapped places ("Slack over email", "Alice reports to Bob").
     turned = _turned(old, new)
-    numbers_changed = bool((old.numbers - new.numbers) and (new.numbers - old.numbers))
+    fold = clock_fold(old.text, new.text)  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
+    a, b = {fold(n) for n in old.numbers}, {fold(n) for n in new.numbers}
+    numbers_changed = bool((a - b) and (b - a))
     # a change word the old statement does not have ("9点半开始" / "改成10点15": 开始 there only says when)
     announced = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
     negation_changed = old.negated != new.negated
@@ -231,16 +276,8 @@ def _keyed_value(old: Statement, new: Statement) -> bool:
     key_words = {w for w in statement(keyed.slot or "").words if not w.startswith("#")}
     if not key_words or not key_words <= set(other.words):
         return False
-    a, b = ({_on_the_clock(n) for n in s.numbers} for s in (old, new))
+    a, b = ({on_the_clock(n) for n in s.numbers} for s in (old, new))
     if not ((a - b) and (b - a)):  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
         return False
     extra = {w for w in set(other.words) - set(keyed.words) if not any(ch.isdigit() for ch in w)}
     return len(extra) <= KEYED_EXTRA
-
-
-def _on_the_clock(n: str) -> str:
-    """A time or a bare hour as a 12-hour clock reads it: "4", "04:00" and "16:00" alike."""
-    hour, _, minutes = n.partition(":")
-    if hour.isdigit() and (minutes.isdigit() or not minutes) and int(hour) <= 23:
-        return f"{int(hour) % 12}:{minutes or '00'}"
-    return n

@@ -8,8 +8,9 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from .clock import clock_fold
 from .frames import in_place, tagged
-from .lexicon import ENDED, ZH_OPPOSITES
+from .lexicon import CONTRASTS_EN, CONTRASTS_ZH, ENDED, ZH_OPPOSITES
 from .names import names_differ, spelled_places
 from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem
 from .thresholds import Thresholds
@@ -30,16 +31,23 @@ def reworded(
     # What each side says that the other does not, regardless of word order and of repeats (a word the other
     # also has, elsewhere, names nothing new: 王老师教数学 / 王老师是数学老师). Both: a word stands in for
     # another. One only: a word more or less. Neither: the same words, maybe reordered.
-    lost = set(old.words) - set(new.words)
-    put = set(new.words) - set(old.words)
+    fold = clock_fold(old.text, new.text)
+    ow, nw = ({f"#{fold(w[1:])}" if w.startswith("#") else w for w in s.words} for s in (old, new))
+    lost, put = ow - nw, nw - ow
     same_place = spelled_places(lost, put)  # "Austin, Texas" / "Austin TX"
     lost, put = lost - same_place, put - same_place
     if put:  # a change word of the old statement that the new one replaced ("the left drawer" -> "right")
         lost |= old.changes - new.changes
     if not (lost or put):
-        # unless the new one says it ended ("The meeting is on Monday" / "... on Monday was cancelled")
-        return None if (new.changes - old.changes) & ENDED else ("same content words", False)
+        # unless the new one says it ended ("The meeting is on Monday" / "... on Monday was cancelled") or names
+        # one of the thing's own ("my manager" / "my manager's manager", 领导 / 领导的领导)
+        if (new.changes - old.changes) & ENDED or len(_CHAIN.findall(new.body)) > len(
+            _CHAIN.findall(old.body)
+        ):
+            return None
+        return "same content words", False
     values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
+    values |= _contrasted(old, new, lost, put)
     values |= _counts_other_things(old, new)
     # A word put in front of everything both share narrows what the statement is about: "the old API key",
     # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
@@ -82,6 +90,40 @@ def reworded(
 
 
 _OPPOSITES = ZH_OPPOSITES | EN_OPPOSITES
+_CHAIN = re.compile(
+    r"\b(\w+) poss \1\b|([\u4e00-\u9fff]{1,3})的\2", re.IGNORECASE
+)  # manager's manager, 领导的领导
+
+
+_CONTRASTS_EN = {
+    frozenset((_stem(a), _stem(b)))
+    for group in CONTRASTS_EN
+    for i, one in enumerate(group)
+    for other in group[i + 1 :]
+    for a in one
+    for b in other
+}
+
+
+def _contrasted(old: Statement, new: Statement, lost: set[str], put: set[str]) -> bool:
+    """One word of a kind put in place of another of it (lexicon.CONTRASTS_*): home / guest, 出差 / 旅游; a word
+    and its synonym (妈妈 / 母亲) are one member of a kind."""
+    if not (old.cjk and new.cjk):
+        return any(frozenset((a, b)) in _CONTRASTS_EN for a in lost for b in put)
+
+    def says(text: str, member: list[str]) -> bool:
+        return any(w in text for w in member)
+
+    return any(
+        says(old.body, one)
+        and says(new.body, other)
+        and not says(new.body, one)
+        and not says(old.body, other)
+        for group in CONTRASTS_ZH
+        for one in group
+        for other in group
+        if one is not other
+    )
 
 
 def _opposed(lost: set[str], put: set[str]) -> bool:
@@ -129,7 +171,7 @@ def _grown(old: Statement, new: Statement, put: set[str]) -> bool:
 
 
 _SAME_UNIT = {"号": "日", "块": "元"}
-_COUNTED_ZH = re.compile(r"(\d+(?:\.\d+)?)\s*([号元块天个岁月年日点次台斤米%])")
+_COUNTED_ZH = re.compile(r"(\d+(?:\.\d+)?)\s*([号元块天周个岁月年日点次台斤米%])")
 
 
 def _counts_other_things(old: Statement, new: Statement) -> bool:
@@ -154,18 +196,45 @@ def _modifies(s: Statement, first_shared: int) -> bool:
 
 
 def _put_before_shared(old: Statement, new: Statement, put: set[str]) -> bool:
-    """English: a word put between two words that stood side by side ("I like coffee" / "I like iced coffee", "play
-    guitar" / "play bass guitar", "the project's deadline" / "the project's draft deadline") narrows what the second
-    names: another thing, not the same one said again."""
-    if new.cjk or not put or _pinned(old, new):
+    """A word put between two words that stood side by side ("I like coffee" / "I like iced coffee", "play guitar" /
+    "play bass guitar", "the project's deadline" / "the project's draft deadline", 喜欢咖啡 / 喜欢冰咖啡, 女儿学钢琴 /
+    女儿的同学学钢琴) narrows what the second names: another thing, not the same one said again."""
+    if not put or _pinned(old, new):
+        return False
+    if old.cjk and new.cjk:
+        return _zh_put_before_noun(old, new)
+    if new.cjk:
         return False
     a, b = ([_stem(t.casefold()) for t in EN_WORD.findall(s.body) if t != "poss"] for s in (old, new))
     side_by_side = set(itertools.pairwise(a))
     shared = set(old.words) & set(new.words)  # content words: "saving up for a house" narrows nothing
+    # one to three words put there ("the database" / "the database's read replica")
     return any(
-        w in put and after in shared and (before, after) in side_by_side
-        for before, w, after in zip(b, b[1:], b[2:], strict=False)
+        b[i + k] in shared and (b[i - 1], b[i + k]) in side_by_side and all(w in put for w in b[i : i + k])
+        for k in (1, 2, 3)
+        for i in range(1, len(b) - k)
     )
+
+
+def _zh_put_before_noun(old: Statement, new: Statement) -> bool:
+    """Chinese, word by word (jieba): a noun or an adjective (with 的 before it or not) put between two words that
+    stood side by side, the second a noun. An adverb put there (正在学, 都跑步) narrows nothing."""
+    a, b = ([(w, f) for w, f in tagged(s.body) if f != "x"] for s in (old, new))
+    old_words = {w for w, _ in a}
+    side_by_side = set(itertools.pairwise(w for w, _ in a))
+    for i in range(1, len(b) - 1):
+        for k in (1, 2):
+            if i + k >= len(b) or (k == 2 and b[i][0] != "的"):
+                continue
+            (before, _), (after, after_flag), (last, last_flag) = b[i - 1], b[i + k], b[i + k - 1]
+            if (
+                (before, after) in side_by_side
+                and last not in old_words
+                and (last_flag.startswith("n") or last_flag == "a")
+                and after_flag.startswith("n")
+            ):
+                return True
+    return False
 
 
 def _pinned(old: Statement, new: Statement) -> bool:

@@ -194,10 +194,17 @@ ZH_TIME = re.compile(
 )
 
 
+_CLOCK_AFTER = re.compile(r"\s*(?:钟|整|左右|前|后|开|到|见|出发|起|上|下|去|来|吃|睡|[—–~-])")
+
+
 def zh_clock(m: re.Match[str]) -> str:
     def number(run: str) -> int | None:
         return int(run) if run.isdigit() else zh_number(run)
 
+    # 一点 with nothing of a clock around it is "a little", as 一些 is (简洁一点, 一点香菜都不吃): no one o'clock
+    clock = m.group("part") or m.group("half") or m.group("quarter") or m.group("m")
+    if m.group("h") == "一" and not clock and not _CLOCK_AFTER.match(m.string, m.end()):
+        return "一些"
     hour = number(m.group("h"))
     minute = 30 if m.group("half") else number(m.group("m")) if m.group("m") else 0
     if m.group("quarter"):  # 八点一刻, 八点三刻
