@@ -81,8 +81,16 @@ def prepare_call(
         for i, (item, now) in enumerate(zip(items, stamps, strict=True))
     ]
     seen: Counter[str] = Counter()
+    first: dict[str, int] = {}
     for i, p in enumerate(prepared):
         seen[p.idem_key] += 1
+        j = first.setdefault(p.idem_key, i)
+        if j != i and items[i].idempotency_key and items[i].content != items[j].content:
+            # a key names one write: the second content would be answered as a retry and never stored
+            raise InvalidInput(
+                f"items {j} and {i} share idempotency_key {items[i].idempotency_key!r} but not their content: "
+                "give each write its own key"
+            )
         if seen[p.idem_key] > 1 and not items[i].idempotency_key:
             prepared[i] = prepare_item(
                 settings, namespace, items[i], stamps[i], i, call, seen[p.idem_key] - 1

@@ -48,6 +48,22 @@ def test_the_same_turn_twice_in_one_call_is_two_turns(service):
     assert [(m.content, m.seq) for m, _ in rows] == [(t, i) for i, t in enumerate(turns)]
 
 
+def test_one_key_on_two_contents_in_a_call_is_refused_and_nothing_is_stored(service):
+    """A key names one write: a client that reuses it (a session id as the key, say) would lose the second item
+    as a "retry"; in one call that is refused, naming both items."""
+    from hindsight_memory.errors import InvalidInput
+
+    items = [
+        {"content": "user: I moved to Lisbon.", "idempotency_key": "session-7"},
+        {"content": "user: My sister lives in Porto.", "idempotency_key": "session-7"},
+    ]
+    with pytest.raises(InvalidInput, match="items 0 and 1 share idempotency_key 'session-7'"):
+        store(service, "me/keys", *items)
+    assert service.store.find("me/keys", lambda w: w) == []
+    # the same item twice under one key is one write, as before
+    assert store(service, "me/keys", items[0], items[0]).stored == 1
+
+
 def test_turns_stamped_with_their_sessions_time_are_told_apart_and_a_retry_adds_nothing(service):
     """A transcript with one time per session (LoCoMo's "1:56 pm on 8 May, 2023"): a turn said twice there is two
     turns, told apart by the client's turn id or, without one, by its place in the call."""
