@@ -43,10 +43,10 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     assert by_group["fit"].duplicates_merged >= 0.98 and by_group["held-out"].duplicates_merged >= 0.95, (
         by_group
     )
-    # The other agents' sets: duplicates 0.716 (the tune sample, 1,326 of 2,600 pairs in sixteen batches; 0.727 over
+    # The other agents' sets: duplicates 0.726 (the tune sample, 1,326 of 2,600 pairs in sixteen batches; 0.741 over
     # all) and 0.909 (blind), updates 0.743 (0.749) / 0.906, wrong merge 0.3% (0.4%) / 0%, wrong supersede 0.2%
     # (0.3%) / 1.1% (README).
     tune, blind = by_group["tune"], by_group["blind"]
-    assert tune.duplicates_merged >= 0.70 and blind.duplicates_merged >= 0.88, (tune, blind)
+    assert tune.duplicates_merged >= 0.72 and blind.duplicates_merged >= 0.88, (tune, blind)
     assert tune.updates_superseded >= 0.73 and blind.updates_superseded >= 0.90, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.02
