@@ -63,18 +63,9 @@ def _turned(old: Statement, new: Statement) -> bool:
         if after_old and after_new and not after_old & after_new:
             return True
     # the same place gone to instead of come from: "flight to Denver" / "flight from Denver"
-    if any(
-        (("to", w) in old.directions) != (("to", w) in new.directions)
-        for k, w in old.directions
-        if k == "from"
-    ):
-        return True
-    if any(
-        (("from", w) in old.directions) != (("from", w) in new.directions)
-        for k, w in old.directions
-        if k == "to"
-    ):
-        return True
+    for m, other in (("to", "from"), ("from", "to")):
+        if any(k == m and (other, w) in set(new.directions) - set(old.directions) for k, w in old.directions):
+            return True
     if _sides_swapped(old, new):
         return True
     # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial;
