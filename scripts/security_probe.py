@@ -442,6 +442,33 @@ def filters(p: Probe) -> None:
         p.tool(c, "memory_forget", {"namespace": "alice/shared", "ids": [bad]})
 
 
+def times(p: Probe) -> None:
+    """Times at the ends of the calendar: 9999-12-31 at UTC-5 has no UTC reading (it was a 500)."""
+    c = "times at the calendar's ends"
+    for value in (
+        "9999-12-31T23:59:59-05:00",
+        "0001-01-01T00:00:00+05:00",
+        "0001-01-01",
+        "9999-12-31",
+        1e20,
+    ):
+        item = {"content": "a dated note", "occurred_at": value}
+        p.send(
+            c,
+            "POST",
+            "/v1/memories/store",
+            body={"namespace": "alice/shared", "items": [item]},
+            expect={200, 422},
+        )
+        for field in ("since", "until", "now", "as_of"):
+            q = {"namespace": "alice/shared", "query": "note", field: value}
+            p.send(c, "POST", "/v1/memories/recall", body=q, expect={400, 422})
+            p.tool(c, "memory_recall", q)
+        for field in ("since", "until"):
+            path = f"/v1/memories?namespace=alice/shared&{field}={quote(str(value))}"
+            p.send(c, "GET", path, body=None, expect={200, 422})
+
+
 def cross_tenant(p: Probe) -> None:
     c = "cross-tenant and cross-namespace"
     status, reply = p.send(
@@ -627,7 +654,7 @@ def main() -> int:
         try:
             p = Probe(port, tokens)
             seed(p)
-            for step in (headers, namespaces, malformed_rpc, sizes, filters, cross_tenant, inspector):
+            for step in (headers, namespaces, malformed_rpc, sizes, filters, times, cross_tenant, inspector):
                 step(p)
             p.send(
                 "after all",
