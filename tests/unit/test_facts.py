@@ -1247,6 +1247,15 @@ def test_yi_dian_as_a_clock_is_still_one_oclock(text: str, time: str) -> None:
         ("My personal GitHub account uses a YubiKey.", "My work GitHub account uses a YubiKey."),
         ("用户去北京出差一般住在望京。", "用户去北京旅游一般住在望京。"),
         ("备份任务保留最近 7 天的快照。", "备份任务保留最近 7 周的快照。"),
+        # two words trading places across the verb, the user named as I, me or my
+        ("I send Marco the weekly metrics report.", "Marco sends me the weekly metrics report."),
+        ("Anna reviews my pull requests.", "I review Anna's pull requests."),
+        # two years, two weeks said from today
+        ("I visited Lisbon last year.", "I visited Lisbon this year."),
+        ("今年春节我们回老家过年。", "去年春节我们回老家过年。"),
+        # the old one and the new one
+        ("My old laptop is a ThinkPad.", "My new laptop is a ThinkPad."),
+        ("旧的API密钥存在Vault里。", "新的API密钥存在Vault里。"),
     ],
 )
 def test_near_misses_that_read_alike_are_two_facts(old: str, new: str) -> None:
@@ -1259,7 +1268,12 @@ def test_near_misses_that_read_alike_are_two_facts(old: str, new: str) -> None:
         ("Acme is our main customer.", "Our main customer is Acme."),  # "is" only links the two sides
         ("我妈妈住在成都。", "用户的母亲住在成都。"),  # a word and its synonym are one of a kind
         ("My mom lives in Lyon.", "My mother lives in Lyon."),
+        ("我这周值班，负责支付系统的告警。", "用户本周是支付系统的值班人，处理相关告警。"),  # 这周 is 本周
     ],
 )
 def test_a_link_that_trades_sides_or_a_synonym_of_a_kind_is_still_a_rewording(old: str, new: str) -> None:
     assert decide(old, new, cosine=0.98, sharper=0.995) == "duplicate"
+
+
+def test_an_address_holding_old_or_new_announces_no_old_and_new_thing() -> None:
+    assert decide("我的邮箱是wang@old.com。", "我的邮箱改成wang@new.cn了。", 0.95, 0.96) == "update"

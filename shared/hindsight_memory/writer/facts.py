@@ -27,7 +27,7 @@ from .frames import TOKEN, new_count, tagged
 from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
 from .names import named_person
 from .reworded import SOFT_CHANGES, reworded
-from .statements import EN_WORD, Statement, capitalised, one_meaning, statement
+from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 from .thresholds import Thresholds, thresholds_for
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
@@ -89,10 +89,15 @@ _LINKS = frozenset({"is", "are", "was", "were", "am", "be", "equals", "=", "是"
 def _sides_swapped(old: Statement, new: Statement) -> bool:
     """Whether the new sentence is the old one with what stands before and after its middle swapped ("The auth
     service calls the billing service" / "The billing service calls the auth service", 订单服务会调用库存服务 /
-    库存服务会调用订单服务): the relation turned round, unless the middle only links the two ("is", 是)."""
-    a, b = ([t.casefold() for t in _tokens(s)] for s in (old, new))
+    库存服务会调用订单服务), or with two words trading places across it ("I send Marco the report" / "Marco sends
+    me the report"): the relation turned round, unless the middle only links the two ("is", 是)."""
+    a, b = (_tokens(s) for s in (old, new))
     if a == b or sorted(a) != sorted(b) or len(a) > 40:
         return False
+    differ = [k for k, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(differ) == 2:
+        p, q = differ
+        return a[p] == b[q] and a[q] == b[p] and not set(a[p + 1 : q]) <= _LINKS
     for i in range(1, len(a)):
         for j in range(i + 1, len(a)):
             middle = a[i:j]
@@ -102,10 +107,17 @@ def _sides_swapped(old: Statement, new: Statement) -> bool:
 
 
 def _tokens(s: Statement) -> list[str]:
-    """Words as written (jieba's for Chinese), punctuation aside."""
+    """Words as compared in order (jieba's for Chinese), punctuation aside; the user one word however named."""
     if s.cjk:
-        return [w for w, f in tagged(s.body) if f != "x"]
-    return [t for t in EN_WORD.findall(s.body) if t.casefold() not in ("the", "a", "an")]
+        return ["我" if w == "用户" else w for w, f in tagged(s.body) if f != "x"]
+    words = (t.casefold() for t in EN_WORD.findall(s.body))
+    return [_ME.get(w, _stem(w)) for w in words if w not in ("the", "a", "an", "poss")]
+
+
+# a word, not part of an address or a name ("wang@old.com")
+_OLD = re.compile(r"(?<![@./\w-])old(?![@./\w-])|旧", re.IGNORECASE)
+_NEW = re.compile(r"(?<![@./\w-])new(?![@./\w-])|新", re.IGNORECASE)
+_ME = {"i": "i", "me": "i", "my": "i", "mine": "i", "user": "i"}
 
 
 _THING_MANAGER = re.compile(
@@ -239,6 +251,8 @@ def _relate(
     # Whoever a slot's value names is its value ("Emergency contact: brother Tom" / "...: wife Jen")
     if other_person and not (announced or same_slot):
         return Verdict("distinct", "about someone else")
+    if _OLD.search(old.body) and _NEW.search(new.body) and not _NEW.search(old.body):
+        return Verdict("distinct", "the old one and the new one")  # "My old laptop" / "My new laptop": two
     if not (announced or same_slot):
         if numbers_changed and new_count(old, new):
             return Verdict("update", "a new count of the same things")
