@@ -1277,3 +1277,22 @@ def test_a_link_that_trades_sides_or_a_synonym_of_a_kind_is_still_a_rewording(ol
 
 def test_an_address_holding_old_or_new_announces_no_old_and_new_thing() -> None:
     assert decide("我的邮箱是wang@old.com。", "我的邮箱改成wang@new.cn了。", 0.95, 0.96) == "update"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "The runbook for the checkout service is in Confluence.",
+            "The runbook for the checkout service's database is in Confluence.",
+        ),
+        ("客厅要重新刷漆。", "客厅的天花板要重新刷漆。"),
+    ],
+)
+def test_a_part_of_a_thing_both_name_is_another_thing(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.98, sharper=0.99) == "distinct"
+
+
+def test_the_users_own_and_a_relative_clause_name_no_part() -> None:
+    assert decide("用户住在上海浦东。", "用户的住址在上海市浦东新区。", 0.97, 0.97) == "duplicate"
+    assert decide("用户不吃香菜。", "我不吃香菜！！千万别推荐放香菜的菜", 0.95, 0.96) == "duplicate"

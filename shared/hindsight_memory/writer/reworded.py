@@ -63,7 +63,7 @@ def reworded(
         and not _verbs_only(old, new, Counter(), Counter(new.words[:first_shared]))
         and _modifies(new, first_shared)
     )
-    narrowed = narrowed or (not lost and _put_before_shared(old, new, put))
+    narrowed = narrowed or (not lost and (_put_before_shared(old, new, put) or _part_of(old, new, put)))
     need = th.addition
     if lost and put:
         need = th.verb_synonym if _verbs_only(old, new, Counter(lost), Counter(put)) else th.synonym
@@ -251,6 +251,36 @@ def _zh_put_before_noun(old: Statement, new: Statement) -> bool:
             ):
                 return True
     return False
+
+
+def _part_of(old: Statement, new: Statement, put: set[str]) -> bool:
+    """A part or a property of a thing both name, put after it ("the checkout service" / "the checkout service's
+    database", 客厅 / 客厅的天花板): another thing."""
+    if old.cjk and new.cjk:
+        a, b = ([(w, f) for w, f in tagged(s.body) if f != "x"] for s in (old, new))
+        had = {w for w, _ in a}
+        owners = {x for (x, _), (d, _) in itertools.pairwise(a) if d == "的"}
+        # the owner a noun of its own: not the user (用户的住址), not a verb's object (放香菜的菜: dishes with it)
+        return any(
+            x in had
+            and x not in owners | {"用户", "我"}
+            and fx.startswith("n")
+            and d == "的"
+            and y not in had
+            and fy.startswith("n")
+            and (i == 0 or b[i - 1][1] != "v")
+            for i, ((x, fx), (d, _), (y, fy)) in enumerate(zip(b, b[1:], b[2:], strict=False))
+        )
+    if new.cjk or old.cjk:
+        return False
+    before, after = (
+        [t if t == "poss" else _stem(t.casefold()) for t in EN_WORD.findall(s.body)] for s in (old, new)
+    )
+    owners = {x for x, p in itertools.pairwise(before) if p == "poss"}
+    return any(
+        x in old.words and x not in owners and p == "poss" and y in put
+        for x, p, y in zip(after, after[1:], after[2:], strict=False)
+    )
 
 
 def _pinned(old: Statement, new: Statement) -> bool:
