@@ -185,8 +185,8 @@ class ExportedEvent(BaseModel):
     memory_id: str | None = None
 
 
-def _in_range(values: BaseModel) -> None:
-    """Every time of a record within the years storage can hold (models.client_time)."""
+def _times_read_as_utc(values: BaseModel) -> None:
+    """Every time of a record has a UTC reading (models.client_time): refused before anything is written."""
     for name, value in values:
         if isinstance(value, datetime):
             try:
@@ -211,7 +211,7 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
             return "header", rec
         if kind == "memory":
             m = Memory.model_validate(rec["memory"])
-            _in_range(m)
+            _times_read_as_utc(m)
             _ids(n, m.id, *m.source_ids, *(i for i in (m.supersedes, m.superseded_by) if i))
             if confidence is not None:
                 m = m.model_copy(update={"confidence": confidence})
@@ -223,7 +223,7 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
             )
         if kind == "event":
             event = ExportedEvent.model_validate(rec["event"])
-            _in_range(event)
+            _times_read_as_utc(event)
             e = event.model_dump(mode="json")
             validate_namespace(e["namespace"])
             _ids(n, e["id"], *([e["memory_id"]] if e.get("memory_id") else []))

@@ -131,50 +131,50 @@ ZH_OPPOSITES = {
 }
 ZH_QUALITIES = {p[i]: p[1 - i] for p in _ZH_QUALITY_PAIRS for i in (0, 1)}
 
+
 # Words of one kind: one put in another's place names another thing, however close the two sentences read ("home"
 # / "guest" Wi-Fi, weekdays / weekends, "side" / "work" project, 出差 / 旅游): never a rewording of each other.
-CONTRASTS_EN = [
-    [member.split("|") for member in group.split()]
-    for group in (
-        "weekday|weekdays weekend|weekends",
-        "home guest",
-        "personal work|business side",
-        "staging production|prod dev|development sandbox",
-        "primary backup replica",
-        "frontend backend",
-        "inbound|incoming outbound|outgoing",
-        "checking savings",
-        "debit credit",
-        "internal external",
-        "public private",
-        "upstairs downstairs",
-        "husband wife",
-        "son daughter",
-        "mom|mother|mum dad|father",
-        "brother sister",
-        "aunt uncle",
-        "niece nephew",
-        "daily weekly monthly yearly|annual",
-        "day|days week|weeks month|months year|years",
-    )
-]
-CONTRASTS_ZH = [
-    [member.split("|") for member in group.split()]
-    for group in (
-        "工作日 周末",
-        "出差 旅游|旅行",
-        "公司 副业|个人",
-        "测试环境|测试 生产环境|线上|生产 预发",
-        "前端 后端",
-        "儿子 女儿|闺女",
-        "丈夫|老公|先生 妻子|老婆|太太|爱人",
-        "爸爸|父亲|爸 妈妈|母亲|妈",
-        "哥哥 弟弟 姐姐 妹妹",
-        "爷爷 奶奶 外公|姥爷 外婆|姥姥",
-        "每日|每天 每周|每星期 每月|每个月 每年",
-        "以前 现在",
-    )
-]
+def _kinds(*groups: str) -> list[list[list[str]]]:
+    """Groups of members separated by spaces, a member's synonyms by "|"."""
+    return [[member.split("|") for member in group.split()] for group in groups]
+
+
+CONTRASTS_EN = _kinds(
+    "weekday|weekdays weekend|weekends",
+    "home guest",
+    "personal work|business side",
+    "staging production|prod dev|development sandbox",
+    "primary backup replica",
+    "frontend backend",
+    "inbound|incoming outbound|outgoing",
+    "checking savings",
+    "debit credit",
+    "internal external",
+    "public private",
+    "upstairs downstairs",
+    "husband wife",
+    "son daughter",
+    "mom|mother|mum dad|father",
+    "brother sister",
+    "aunt uncle",
+    "niece nephew",
+    "daily weekly monthly yearly|annual",
+    "day|days week|weeks month|months year|years",
+)
+CONTRASTS_ZH = _kinds(
+    "工作日 周末",
+    "出差 旅游|旅行",
+    "公司 副业|个人",
+    "测试环境|测试 生产环境|线上|生产 预发",
+    "前端 后端",
+    "儿子 女儿|闺女",
+    "丈夫|老公|先生 妻子|老婆|太太|爱人",
+    "爸爸|父亲|爸 妈妈|母亲|妈",
+    "哥哥 弟弟 姐姐 妹妹",
+    "爷爷 奶奶 外公|姥爷 外婆|姥姥",
+    "每日|每天 每周|每星期 每月|每个月 每年",
+    "以前 现在",
+)
 
 # Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
 ZH_SYNONYMS = {

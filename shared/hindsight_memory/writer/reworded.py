@@ -206,7 +206,7 @@ def _modifies(s: Statement, first_shared: int) -> bool:
     API key"); a verb is followed by an article or more ("owns a cat called Mochi" / "I have a cat named Mochi")."""
     if s.cjk or first_shared == 0:
         return True
-    tokens = [_stem(t.casefold()) for t in EN_WORD.findall(s.body)]
+    tokens = _stems(s)
     before, shared = s.words[first_shared - 1], s.words[first_shared]
     return any(a == before and b == shared for a, b in itertools.pairwise(tokens))
 
@@ -221,7 +221,7 @@ def _put_before_shared(old: Statement, new: Statement, put: set[str]) -> bool:
         return _zh_put_before_noun(old, new)
     if new.cjk:
         return False
-    a, b = ([_stem(t.casefold()) for t in EN_WORD.findall(s.body) if t != "poss"] for s in (old, new))
+    a, b = ([t for t in _stems(s) if t != "poss"] for s in (old, new))
     side_by_side = set(itertools.pairwise(a))
     shared = set(old.words) & set(new.words)  # content words: "saving up for a house" narrows nothing
     # one to three words put there ("the database" / "the database's read replica")
@@ -235,7 +235,7 @@ def _put_before_shared(old: Statement, new: Statement, put: set[str]) -> bool:
 def _zh_put_before_noun(old: Statement, new: Statement) -> bool:
     """Chinese, word by word (jieba): a noun or an adjective (with 的 before it or not) put between two words that
     stood side by side, the second a noun. An adverb put there (正在学, 都跑步) narrows nothing."""
-    a, b = ([(w, f) for w, f in tagged(s.body) if f != "x"] for s in (old, new))
+    a, b = _zh_tagged(old), _zh_tagged(new)
     old_words = {w for w, _ in a}
     side_by_side = set(itertools.pairwise(w for w, _ in a))
     for i in range(1, len(b) - 1):
@@ -257,7 +257,7 @@ def _part_of(old: Statement, new: Statement, put: set[str]) -> bool:
     """A part or a property of a thing both name, put after it ("the checkout service" / "the checkout service's
     database", 客厅 / 客厅的天花板): another thing."""
     if old.cjk and new.cjk:
-        a, b = ([(w, f) for w, f in tagged(s.body) if f != "x"] for s in (old, new))
+        a, b = _zh_tagged(old), _zh_tagged(new)
         had = {w for w, _ in a}
         owners = {x for (x, _), (d, _) in itertools.pairwise(a) if d == "的"}
         # the owner a noun of its own: not the user (用户的住址), not a verb's object (放香菜的菜: dishes with it)
@@ -273,14 +273,22 @@ def _part_of(old: Statement, new: Statement, put: set[str]) -> bool:
         )
     if new.cjk or old.cjk:
         return False
-    before, after = (
-        [t if t == "poss" else _stem(t.casefold()) for t in EN_WORD.findall(s.body)] for s in (old, new)
-    )
+    before, after = _stems(old), _stems(new)
     owners = {x for x, p in itertools.pairwise(before) if p == "poss"}
     return any(
         x in old.words and x not in owners and p == "poss" and y in put
         for x, p, y in zip(after, after[1:], after[2:], strict=False)
     )
+
+
+def _stems(s: Statement) -> list[str]:
+    """English: every word of the text in order, stemmed as `words` are, "poss" where a possessive stood."""
+    return [t if t == "poss" else _stem(t.casefold()) for t in EN_WORD.findall(s.body)]
+
+
+def _zh_tagged(s: Statement) -> list[tuple[str, str]]:
+    """Chinese: jieba's words of the text with their parts of speech, punctuation aside."""
+    return [(w, f) for w, f in tagged(s.body) if f != "x"]
 
 
 def _pinned(old: Statement, new: Statement) -> bool:
