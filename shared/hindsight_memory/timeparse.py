@@ -58,8 +58,9 @@ def _week_start(now: datetime) -> datetime:
     return _day(now) - timedelta(days=now.weekday())
 
 
-def _month_window(now: datetime, month: int, expr: str) -> TimeWindow:
-    year = now.year if month <= now.month else now.year - 1  # "in March" means the most recent March
+def _month_window(now: datetime, month: int, expr: str, year: int | None = None) -> TimeWindow:
+    if year is None or not 1900 <= year <= 9000:
+        year = now.year if month <= now.month else now.year - 1  # "in March" means the most recent March
     start = now.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
     end = start.replace(year=year + 1, month=1) if month == 12 else start.replace(month=month + 1)
     return TimeWindow(start, end, expr)
@@ -105,7 +106,8 @@ def parse_time_window(query: str, now: datetime) -> TimeWindow | None:
         ),
         (r"\bthis year\b|今年", lambda: (today.replace(month=1, day=1), now + timedelta(seconds=1))),
         (
-            r"\b(recently|lately|the other day)\b|最近|前几天",
+            # "most recently" asks for the newest value, however old: no window.
+            r"(?<!most )\b(recently|lately|the other day)\b|最近|前几天",
             lambda: (today - timedelta(days=7), now + timedelta(seconds=1)),
         ),
     ]
@@ -129,22 +131,30 @@ def parse_time_window(query: str, now: datetime) -> TimeWindow | None:
             else _EN_NUM[m.group(1)]
         )
         found.append((m.start(), _ago(now, n, m.group(2), m.group())))
-    m = re.search(r"([0-9零一二两三四五六七八九十]{1,3})\s*(个星期|星期|个月|天|日|周|月|年)(?:以)?前", q)
+    # 前后 is "around" (6月前后: around June), and a four-digit year is no count (2024年前).
+    m = re.search(
+        r"(?<![0-9])([0-9零一二两三四五六七八九十]{1,3})\s*(个星期|星期|个月|天|日|周|月|年)(?:以)?前(?!后)",
+        q,
+    )
     if m and (count := _zh_int(m.group(1))) is not None:
         found.append((m.start(), _ago(now, count, _ZH_UNIT[m.group(2)], m.group())))
+    # A year written with the month is that year's month ("in April 2023", "2024年6月"), not the latest one.
     m = re.search(
         r"\b(?:in|during|back in|since|on)\s+("
         + "|".join(sorted(_MONTHS, key=len, reverse=True))
-        + r"|may)\b",
+        + r"|may)\b(?:,?\s+(\d{4})\b)?",
         q,
     )
     if m:
-        found.append((m.start(), _month_window(now, _MONTHS.get(m.group(1), 5), m.group())))
+        year = int(m.group(2)) if m.group(2) else None
+        found.append((m.start(), _month_window(now, _MONTHS.get(m.group(1), 5), m.group(), year)))
     m = re.search(
-        r"(?<![0-9零一二两三四五六七八九十])([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*月份?(?!前)", q
+        r"(?:(\d{4})\s*年\s*)?(?<![0-9零一二两三四五六七八九十])([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*月份?(?!前(?!后))",
+        q,
     )
-    if m and "个月" not in q[m.start() : m.end() + 1] and (month := _zh_int(m.group(1))) and 1 <= month <= 12:
-        found.append((m.start(), _month_window(now, month, m.group())))
+    if m and "个月" not in q[m.start() : m.end() + 1] and (month := _zh_int(m.group(2))) and 1 <= month <= 12:
+        year = int(m.group(1)) if m.group(1) else None
+        found.append((m.start(), _month_window(now, month, m.group(), year)))
     if not found:
         return None
     return min(found, key=lambda f: f[0])[1]

@@ -29,6 +29,11 @@ NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)  # a Sunday
         ("上个月的发票", "2026-10-01", "2026-11-01"),
         ("in December", "2025-12-01", "2026-01-01"),
         ("today", "2026-11-29", "2026-11-30"),
+        ("Which book was Nadia reading in April 2023?", "2023-04-01", "2023-05-01"),
+        ("what happened in march, 2024", "2024-03-01", "2024-04-01"),
+        ("2024年6月前后，阿杰忙吗", "2024-06-01", "2024-07-01"),
+        ("6月前后去了哪里", "2026-06-01", "2026-07-01"),
+        ("三个月前", "2026-08-09", "2026-09-23"),
     ],
 )
 def test_expression_becomes_its_window(query, since, until):
@@ -38,7 +43,16 @@ def test_expression_becomes_its_window(query, since, until):
 
 
 @pytest.mark.parametrize(
-    "query", ["what is my budget", "may I ask about the dog", "用户的预算是多少", "March of the penguins"]
+    "query",
+    [
+        "what is my budget",
+        "may I ask about the dog",
+        "用户的预算是多少",
+        "March of the penguins",
+        # the newest value, however old; a year is no count of years
+        "How many hours of overtime have I tracked most recently?",
+        "2024年前的工作",
+    ],
 )
 def test_queries_without_a_time_expression_have_no_window(query):
     assert parse_time_window(query, NOW) is None
