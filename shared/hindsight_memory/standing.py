@@ -58,6 +58,23 @@ def condition_of(instruction: str) -> str:
     return m.group(1).strip() if m else ""
 
 
+# A question whose answer is a date ("When is my meeting at the studio?", "the date of the workshop", 哪天), and an
+# instruction about how to give dates ("Always format dates as MM/DD/YYYY when I ask about scheduling details"): it
+# applies to that answer whatever topic its condition names.
+_ASKS_DATE = re.compile(
+    r"^\W*when\b|\b(?:what|which|by what) (?:date|day)\b|\bthe date of\b|什么时候|哪天|哪一天|几号|几月几",
+    re.IGNORECASE,
+)
+_ABOUT_DATES = re.compile(r"\bdates?\b|日期", re.IGNORECASE)
+
+
+def for_dates(instruction: str, query: str) -> bool:
+    """Whether an instruction about how to give dates applies to a question asking for one."""
+    condition = condition_of(instruction)
+    said = instruction.replace(condition, " ") if condition else instruction
+    return bool(_ASKS_DATE.search(query)) and bool(_ABOUT_DATES.search(said))
+
+
 def trigger_share(instruction: str, query: str) -> float:
     """The share of an instruction's topic words ("when I ask about movie options": movie, option) that a query
     holds, plurals aside; 0 for an instruction that names no topic."""

@@ -237,3 +237,28 @@ def test_a_reply_is_found_through_the_question_it_answers(tmp_path, reply_chars)
     assert bool(found) == bool(reply_chars), [m.content for m in out.memories]
     # explain says how it was found
     assert all(t["passage"]["with"] == "the question it answers" for t in found), found
+
+
+def test_an_instruction_about_dates_comes_with_a_question_asking_for_one(chat):
+    # Its condition names another topic ("scheduling details"); a question whose answer is a date brings it along
+    # all the same, and a question asking where brings no instruction.
+    said = [
+        "user: Always format dates as MM/DD/YYYY when I ask about scheduling details.",
+        "user: Always include travel times when I ask about commuting.",
+        "user: My pitch meeting at Montserrat Studios is on March 14 at 10 am.",
+        "user: The studio is on the third floor of the old cannery building.",
+    ]
+    items = [
+        {"content": t, "session_id": "s1", "occurred_at": datetime(2024, 3, 1, 9, i, tzinfo=UTC)}
+        for i, t in enumerate(said)
+    ]
+    chat.store_memories(StoreRequest(namespace="u/dates", items=items, wait=True))
+    out = chat.recall(
+        RecallQuery(namespace="u/dates", query="When is my meeting at Montserrat Studios?", explain=True)
+    )
+    applied = [t["id"] for t in out.explain["results"] if t["factors"].get("condition")]
+    assert [m.content for m in out.memories if m.id in applied] == [said[0]], out.explain["results"]
+    out = chat.recall(
+        RecallQuery(namespace="u/dates", query="Where is the Montserrat Studios office?", explain=True)
+    )
+    assert not any(t["factors"].get("condition") for t in out.explain["results"])

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..embed import Embedder
 from ..models import Memory
-from ..standing import condition_of, standing_kind
+from ..standing import condition_of, for_dates, standing_kind
 
 CONDITION_FLOOR = 0.85  # query-side cosine of condition and question; BEAM's unrelated pairs sat at 0.77-0.83
 CONDITION_POOL = 50  # standing memories read per recall (the namespace's closest to the question)
@@ -24,14 +24,17 @@ class Conditions:
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
-    def closest(self, standing: Iterable[Memory], qvec: np.ndarray) -> Memory | None:
-        """The instruction whose condition reads closest to the question, at the floor or above."""
+    def closest(self, standing: Iterable[Memory], qvec: np.ndarray, query: str = "") -> Memory | None:
+        """The instruction whose condition reads closest to the question, at the floor or above; first, one about
+        how to give dates for a question asking for one."""
         best: Memory | None = None
         best_cos = 0.0
         for m in standing:
             condition = condition_of(m.content) if standing_kind(m.content) == "instruction" else ""
             if condition:
-                cos = float(np.dot(self._vector(condition), qvec))
+                cos = float(np.dot(self._vector(condition), qvec)) + (
+                    1.0 if for_dates(m.content, query) else 0.0
+                )
                 if cos >= CONDITION_FLOOR and (best is None or cos > best_cos):
                     best, best_cos = m, cos
         return best
