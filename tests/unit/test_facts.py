@@ -1256,6 +1256,15 @@ def test_yi_dian_as_a_clock_is_still_one_oclock(text: str, time: str) -> None:
         # the old one and the new one
         ("My old laptop is a ThinkPad.", "My new laptop is a ThinkPad."),
         ("旧的API密钥存在Vault里。", "新的API密钥存在Vault里。"),
+        # whose flat it is said of the other side: the relation turned round
+        (
+            "The user keeps a spare key to their flat with Omar.",
+            "Omar keeps a spare key to his flat with the user.",
+        ),
+        ("用户把家里的备用钥匙放在邻居李叔叔家。", "邻居李叔叔把他家的备用钥匙放在用户家。"),
+        # the employee's share and the employer's, building 5 and the fifth floor
+        ("用户每月公积金个人部分缴纳900元。", "用户每月公积金单位部分缴纳900元。"),
+        ("我的工位在5号楼。", "我的工位在5楼。"),
     ],
 )
 def test_near_misses_that_read_alike_are_two_facts(old: str, new: str) -> None:
@@ -1269,6 +1278,8 @@ def test_near_misses_that_read_alike_are_two_facts(old: str, new: str) -> None:
         ("我妈妈住在成都。", "用户的母亲住在成都。"),  # a word and its synonym are one of a kind
         ("My mom lives in Lyon.", "My mother lives in Lyon."),
         ("我这周值班，负责支付系统的告警。", "用户本周是支付系统的值班人，处理相关告警。"),  # 这周 is 本周
+        ("我和小王是同事。", "小王和我是同事。"),  # "和" joins two sides that play one part
+        ("Ana and I share a flat.", "I and Ana share a flat."),
     ],
 )
 def test_a_link_that_trades_sides_or_a_synonym_of_a_kind_is_still_a_rewording(old: str, new: str) -> None:
@@ -1296,3 +1307,34 @@ def test_a_part_of_a_thing_both_name_is_another_thing(old: str, new: str) -> Non
 def test_the_users_own_and_a_relative_clause_name_no_part() -> None:
     assert decide("用户住在上海浦东。", "用户的住址在上海市浦东新区。", 0.97, 0.97) == "duplicate"
     assert decide("用户不吃香菜。", "我不吃香菜！！千万别推荐放香菜的菜", 0.95, 0.96) == "duplicate"
+
+
+def test_another_carrier_is_never_the_same_fact_again() -> None:
+    assert decide("家里的宽带是移动的。", "家里宽带运营商：电信", cosine=0.96, sharper=0.96) != "duplicate"
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("I pay one thousand eight hundred and fifty dollars a month in rent.", "1850"),
+        ("The budget is three thousand and fifty euros.", "3050"),
+        ("We invited one hundred twenty-five guests.", "125"),
+    ],
+)
+def test_a_number_said_in_words_is_that_number(text: str, number: str) -> None:
+    assert number in statement(text).numbers
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "User's car is a 2020 Mazda CX5.",
+            "Drives a CX5 (Mazda), bought in 2020.",
+        ),  # the name with its number
+        ("User is a senior data engineer at Shopify.", "Works at Shopify as a Sr. data engineer."),  # a rank
+        ("The dashboard runs on Vue 3.", "Dashboard stack: Vue.js 3."),
+    ],
+)
+def test_a_name_written_with_its_number_a_rank_or_its_js_names_nothing_new(old: str, new: str) -> None:
+    assert not _names_differ(statement(old), statement(new))

@@ -66,7 +66,7 @@ def _turned(old: Statement, new: Statement) -> bool:
     for m, other in (("to", "from"), ("from", "to")):
         if any(k == m and (other, w) in set(new.directions) - set(old.directions) for k, w in old.directions):
             return True
-    if _sides_swapped(old, new):
+    if _sides_swapped(old, new) or _people_turned(old, new):
         return True
     # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial;
     # "Leo's" is the name Leo.
@@ -83,7 +83,28 @@ def _turned(old: Statement, new: Statement) -> bool:
 
 
 # What only links two sides that can trade places: "Acme is our main customer" / "Our main customer is Acme".
-_LINKS = frozenset({"is", "are", "was", "were", "am", "be", "equals", "=", "是", "为", "即", "就是"})
+# And what joins two sides that play one part: "我和小王是同事" / "小王和我是同事".
+_LINKS = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "am",
+        "be",
+        "equals",
+        "=",
+        "and",
+        "是",
+        "为",
+        "即",
+        "就是",
+        "和",
+        "跟",
+        "与",
+        "同",
+    }
+)
 
 
 def _sides_swapped(old: Statement, new: Statement) -> bool:
@@ -106,18 +127,42 @@ def _sides_swapped(old: Statement, new: Statement) -> bool:
     return False
 
 
+_ZH_ME = re.compile(r"用户|我(?!们)")
+
+
+def _people_turned(old: Statement, new: Statement) -> bool:
+    """Chinese: the user and one named person, in the other order, neither text joining them ("和") nor linking them
+    ("是"): 用户把钥匙放在王阿姨家 / 王阿姨把钥匙放在用户家."""
+    if not (old.cjk and new.cjk and len(old.names) == 1 and old.names == new.names):
+        return False
+    name = old.names[0]
+    order = []
+    for s in (old, new):
+        me, them = _ZH_ME.search(s.body), s.body.find(name)
+        if me is None or them < 0:
+            return False
+        between = s.body[min(me.start(), them) : max(me.start(), them)]
+        if re.search(r"和|跟|与|同|是|为", between):
+            return False
+        order.append(me.start() < them)
+    return order[0] != order[1]
+
+
 def _tokens(s: Statement) -> list[str]:
     """Words as compared in order (jieba's for Chinese), punctuation aside; the user one word however named."""
     if s.cjk:
         return ["我" if w == "用户" else w for w, f in tagged(s.body) if f != "x"]
     words = (t.casefold() for t in EN_WORD.findall(s.body))
-    return [_ME.get(w, _stem(w)) for w in words if w not in ("the", "a", "an", "poss")]
+    return [_ME.get(w, _THEIRS.get(w, _stem(w))) for w in words if w not in ("the", "a", "an", "poss")]
 
 
 # a word, not part of an address or a name ("wang@old.com")
 _OLD = re.compile(r"(?<![@./\w-])old(?![@./\w-])|旧", re.IGNORECASE)
 _NEW = re.compile(r"(?<![@./\w-])new(?![@./\w-])|新", re.IGNORECASE)
 _ME = {"i": "i", "me": "i", "my": "i", "mine": "i", "user": "i"}
+# whose it is, said of either side: "the user keeps a key to their house with Ruth" / "Ruth keeps a key to her house
+# with the user" turn the relation round
+_THEIRS = dict.fromkeys(("his", "her", "their", "its"), "theirs")
 
 
 _THING_MANAGER = re.compile(

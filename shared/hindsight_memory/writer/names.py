@@ -34,7 +34,8 @@ _PLACES = {
     )
 }
 # Units and currencies written in capitals name no one ("1850 USD", "7 AM").
-_NOT_NAMES = frozenset("am pm usd eur gbp rmb cny jpy km kg mg gb mb tb".split())
+# units, currencies and the titles and ranks written short ("Sr. backend eng."): no names
+_NOT_NAMES = frozenset("am pm usd eur gbp rmb cny jpy km kg mg gb mb tb sr jr dr mr mrs ms".split())
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,12 @@ class _Vocab:
 
 
 def _parts(text: str) -> list[str]:
-    return [w.replace("-", "") for w in re.findall(r"[a-z0-9-]+", text.casefold()) if w.strip("-")]
+    words = [w.replace("-", "") for w in re.findall(r"[a-z0-9-]+", text.casefold()) if w.strip("-")]
+    # the letters of a name written with its number ("RAV4", "S3"): statements read them as the name
+    return words + [m.group(1) for w in words if (m := _LETTERS_THEN_DIGITS.fullmatch(w))]
+
+
+_LETTERS_THEN_DIGITS = re.compile(r"([a-z]{2,})\d+")
 
 
 @lru_cache(maxsize=1024)
@@ -156,8 +162,17 @@ def _unmatched(s: Statement, other: _Vocab) -> list[str]:
     return [
         n
         for n in s.names
-        if n not in _NOT_NAMES and n not in spelled and not all(_known(p, other) for p in _hyphened(n))
+        if n not in _NOT_NAMES
+        and n not in spelled
+        and not all(_known(p, other) for p in _hyphened(n))
+        and not _dotted(n, other)
     ]
+
+
+def _dotted(name: str, other: _Vocab) -> bool:
+    """Node.js / Node, Vue.js / Vue: a name with a short ending after a dot is the name."""
+    head, _, tail = name.rpartition(".")
+    return bool(head) and len(tail) <= 3 and _known(head, other)
 
 
 def _hyphened(text: str) -> list[str]:

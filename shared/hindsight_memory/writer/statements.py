@@ -322,7 +322,7 @@ def _litotes(body: str, cjk: bool) -> str:
 
 
 _ZH_NAME = re.compile(
-    f"[小老阿][{ZH_SURNAMES}]|[{ZH_SURNAMES}](?:老师|经理|总|医生|律师|主任|阿姨)"
+    f"[小老阿][{ZH_SURNAMES}]|[{ZH_SURNAMES}](?:老师|经理|总|医生|律师|主任|阿姨|叔叔|叔|大爷|奶奶|姐|哥)"
     r"|[\u4e00-\u9fff]{2}(?:银行|证券)"  # 招商银行 / 建设银行: two banks, not one reworded
 )
 

@@ -160,7 +160,27 @@ def en_dates(body: str) -> str:
     )
     body = _AND_A_HALF.sub(lambda m: f"{EN_CARDINALS.get(m.group(1).casefold(), m.group(1))}.5", body)
     body = _THOUSANDS.sub(r"\1\2", _spoken_time(body))
-    return _EN_TIMES.sub(times, _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body))))
+    body = _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body)))
+    return _EN_TIMES.sub(times, _COMPOUND.sub(_compound, body))
+
+
+_W = r"(\d{1,3}|" + "|".join(EN_CARDINALS) + r")"
+# "two thousand one hundred", "three thousand and fifty", "one hundred and twenty" (tens already read as digits)
+_COMPOUND = re.compile(
+    rf"\b{_W}\s+(thousand|hundred)\s+(?:and\s+)?{_W}(?:\s+(hundred))?(?:\s+(?:and\s+)?{_W})?\b(?!\s+(?:thousand|million))",
+    re.IGNORECASE,
+)
+
+
+def _compound(m: re.Match[str]) -> str:
+    def n(w: str | None) -> int:
+        return 0 if w is None else int(EN_CARDINALS.get(w.casefold(), w))
+
+    big = 1000 if m.group(2).casefold() == "thousand" else 100
+    if big == 100 and m.group(4):  # "one hundred two hundred": no one number
+        return m.group(0)
+    middle = n(m.group(3)) * (100 if m.group(4) else 1)
+    return str(n(m.group(1)) * big + middle + n(m.group(5)))
 
 
 _HOURS = "one two three four five six seven eight nine ten eleven twelve".split()
@@ -250,7 +270,7 @@ def zh_values(body: str) -> str:
     )
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
     body = _ZH_YEAR_MONTH.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", body)
-    body = _ZH_MODEL_YEAR.sub(r"20\1款", _ZH_FLOOR.sub(r"\1楼", body))
+    body = _ZH_MODEL_YEAR.sub(r"20\1款", _ZH_FLOOR.sub(r"\1楼", _ZH_BUILDING.sub(r"\1栋", body)))
     body = _ZH_HEIGHT.sub(_height, _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], body))
     body = _PLATE.sub(r"\1\2", _LANDLINE.sub(r"\1\2\3", body))
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
@@ -278,6 +298,10 @@ _ZH_TIMES_HUI = re.compile(r"(?<=[\d一二两三四五六七八九十])回")  # 
 _ZH_YEAR_MONTH = re.compile(r"(?<![\d.])((?:19|20)\d\d)[-/.](0[1-9]|1[0-2])(?![\d.元块%])")
 # 18层 / 18楼 / 十八楼; a floor has at most 4 numerals, and a match starts where a run does (linear on long runs)
 _ZH_FLOOR = re.compile(r"(?<![\d零一二两三四五六七八九十])([\d零一二两三四五六七八九十]{1,4})\s*层(?!楼)")
+# 3号楼 / 3栋 / 3幢: building 3, not the third floor (3楼, 3层)
+_ZH_BUILDING = re.compile(
+    r"(?<![\d零一二两三四五六七八九十])([\d零一二两三四五六七八九十]{1,4})\s*(?:号楼|幢)"
+)
 _ZH_MODEL_YEAR = re.compile(r"(?<![\d.])([0-2]\d)款")  # 20款 / 2020款 (a car's model year)
 # 70公斤 / 70千克 / 70kg; 千 here is no thousand
 _ZH_UNIT_AS = {"公斤": "kg", "千克": "kg", "公里": "km", "千米": "km"}
