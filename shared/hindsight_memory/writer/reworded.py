@@ -106,7 +106,7 @@ _CONTRASTS_EN = {
 
 
 # Times said from today: "last year" / "this year", 去年 / 今年 name two years, whatever else both say.
-_DEICTIC = re.compile(
+DEICTIC = re.compile(
     r"\b(?:this|last|next|previous|coming) (?:year|month|week|quarter|summer|winter|spring|fall|autumn|weekend)\b"
     r"|\b(?:today|yesterday|tomorrow|tonight)\b|今年|去年|明年|前年|后年|今天|昨天|明天|本周|上周|下周|这周|本月|上个?月|下个?月",
     re.IGNORECASE,
@@ -120,7 +120,7 @@ def _contrasted(old: Statement, new: Statement, lost: set[str], put: set[str]) -
     """One word of a kind put in place of another of it (lexicon.CONTRASTS_*): home / guest, 出差 / 旅游; a word
     and its synonym (妈妈 / 母亲) are one member of a kind."""
     said, now_said = (
-        {_SAME_WHEN.get(m.casefold(), m.casefold()) for m in _DEICTIC.findall(s.body)} for s in (old, new)
+        {_SAME_WHEN.get(m.casefold(), m.casefold()) for m in DEICTIC.findall(s.body)} for s in (old, new)
     )
     if said and now_said and said != now_said:
         return True

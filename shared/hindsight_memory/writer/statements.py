@@ -8,17 +8,8 @@ from dataclasses import dataclass, field
 
 from ..text import ROLES, STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
 from .lexicon import CHANGE_EN, CHANGE_ZH, EN_OPPOSITE, LEAD_IN, READ_AS, ZH_QUALITIES, ZH_SYNONYMS
-from .values import (
-    EN_NUMBERS,
-    ZH_DIGITS,
-    ZH_TIME,
-    ZH_UNITS,
-    en_dates,
-    en_values,
-    zh_clock,
-    zh_number,
-    zh_values,
-)
+from .values import EN_NUMBERS, ZH_TIME, en_dates, en_values, zh_clock, zh_values
+from .zh_numerals import ZH_DIGITS, ZH_UNITS, zh_number
 
 # --- English words
 EN_WORD = re.compile(r"[a-z0-9]+(?:[./@:_'-][a-z0-9]+)*", re.IGNORECASE)
@@ -84,7 +75,7 @@ _ZH_NUMBER = re.compile(
     r"|[零〇一二两三四五六七八九]{0,20}[十百千万亿][零〇一二两三四五六七八九十百千万亿]{0,20}"
 )
 _LIGHT_ZH_WORDS = re.compile(
-    r"记住|注意|提到|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户|助手|我们|你们|他们|她们|一直|"
+    r"记住|注意|提到|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户(?!库|表|端|数据|服务|中心)|助手|我们|你们|他们|她们|一直|"
     r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|那边|这边|千万(?=[别不要记])|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条年周]|月(?![\d一二三四五六七八九十]))"
     r"|每(?=[天周月年日晚次个\d一二两三四五六七八九十]|星期)|用户家|(?<=[我你他她们天周月年上次])都(?!市)"
     r"|(?<=[一这那每])[个辆只件位名本张台条部把]"

@@ -4,6 +4,8 @@ thousands ("$2,100"), each rewritten to one form before the words are compared (
 
 import re
 
+from .zh_numerals import ZH_DIGITS, zh_number
+
 EN_CARDINALS = {
     w: str(i)
     for i, w in enumerate(
@@ -17,46 +19,6 @@ EN_NUMBERS = EN_CARDINALS | {
     for i, w in enumerate("first _ third fourth fifth sixth seventh eighth ninth tenth".split(), 1)
     if w != "_"
 }
-
-
-ZH_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
-ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
-
-
-def zh_number(run: str) -> int | None:
-    """一万五千 -> 15000, 三千五百 -> 3500, 十 -> 10, 两 -> 2, 一万五 -> 15000, 二〇一八 -> 2018 (read digit by digit)."""
-    if len(run) > 1 and all(ch in ZH_DIGITS for ch in run):
-        return int("".join(str(ZH_DIGITS[ch]) for ch in run))
-    total, section, digit = 0, 0, None
-    for ch in run:
-        if ch in ZH_DIGITS:
-            digit = ZH_DIGITS[ch]
-        elif ch in ZH_UNITS:
-            unit = ZH_UNITS[ch]
-            if unit >= 10_000:
-                total = (total + section + (digit or 0)) * unit
-                section = 0
-            else:
-                section += (1 if digit is None else digit) * unit
-            digit = None
-        else:
-            return None
-    if digit is not None and len(run) > 1 and run[-2] in ZH_UNITS and ZH_UNITS[run[-2]] >= 100:
-        return total + section + digit * ZH_UNITS[run[-2]] // 10
-    return total + section + (digit or 0)
 
 
 _MONTHS = {
@@ -271,7 +233,7 @@ def zh_values(body: str) -> str:
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
     body = _ZH_YEAR_MONTH.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", body)
     body = _ZH_MODEL_YEAR.sub(r"20\1款", _ZH_FLOOR.sub(r"\1楼", _ZH_BUILDING.sub(r"\1栋", body)))
-    body = _ZH_HEIGHT.sub(_height, _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], body))
+    body = _ZH_HEIGHT.sub(_height, _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], _ZH_JIN.sub(_jin, body)))
     body = _PLATE.sub(r"\1\2", _LANDLINE.sub(r"\1\2\3", body))
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
@@ -305,6 +267,15 @@ _ZH_BUILDING = re.compile(
 _ZH_MODEL_YEAR = re.compile(r"(?<![\d.])([0-2]\d)款")  # 20款 / 2020款 (a car's model year)
 # 70公斤 / 70千克 / 70kg; 千 here is no thousand
 _ZH_UNIT_AS = {"公斤": "kg", "千克": "kg", "公里": "km", "千米": "km"}
+# 二十八斤 / 14公斤: a jin is half a kilogram
+_ZH_JIN = re.compile(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十百]{1,6})\s*斤(?<!公斤)")
+
+
+def _jin(m: re.Match[str]) -> str:
+    n = float(m.group(1)) if m.group(1)[0].isdigit() else zh_number(m.group(1))
+    return m.group(0) if n is None else f"{n / 2:g}kg"
+
+
 _ZH_UNITS = re.compile(r"(?<=\d)\s*(" + "|".join(_ZH_UNIT_AS) + ")")
 # A number with its area code (0571-8823 6610, 0571-88236610): one value. _PHONE below, for numbers in three
 # groups, asks for both separators.
