@@ -1392,3 +1392,27 @@ def test_a_rule_changed_from_a_time_on_is_still_an_update() -> None:
 )
 def test_words_of_one_meaning_and_a_weight_in_jin_are_the_same_fact(old: str, new: str) -> None:
     assert decide(old, new, cosine=0.97, sharper=0.97) == "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("Staging runs Redis 6.", "Staging runs Redis 7."),
+        ("The service uses Python 3.10.", "The service's Python version is 3.12."),
+        ("测试环境用 Node 16。", "测试环境的 Node 版本是 22。"),
+    ],
+)
+def test_a_new_version_number_after_the_same_software_is_an_update(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.96) == "update"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("Room 101 has a projector.", "Room 102 has a projector."),  # a number naming the thing
+        ("The v1 API is deprecated.", "The v2 API is deprecated."),
+        ("Staging runs Redis 6.", "Production runs Redis 7."),
+    ],
+)
+def test_a_number_naming_another_thing_or_another_place_is_no_new_version(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.96) != "update"

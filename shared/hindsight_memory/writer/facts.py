@@ -176,6 +176,32 @@ _THING_MANAGER = re.compile(
 )
 
 
+# Software whose number after its name is its version: "Prod runs Postgres 14" / "Prod runs Postgres 16".
+_SOFTWARE = frozenset(
+    _stem(w)
+    for w in "node node.js nodejs postgres postgresql mysql mariadb python java jdk go golang ruby php rust kotlin "
+    "swift scala typescript kubernetes redis ubuntu debian centos react vue angular django rails spring nginx "
+    "elasticsearch mongodb terraform gradle maven xcode android ios macos dotnet laravel".split()
+)
+_VERSION_WORDS = frozenset({_stem("version"), "版", "本"})
+
+
+def _new_version(old: Statement, new: Statement) -> bool:
+    """The same sentence but for the version number after the same software's name (a "version" word aside):
+    a new value of it, with no change word needed."""
+    a, b = ([w for w in s.words if not w.startswith("#")] for s in (old, new))
+    if not (set(a) ^ set(b)) <= _VERSION_WORDS:
+        return False
+    for s in (old, new):
+        at = [i for i, w in enumerate(s.words) if w.startswith("#")]
+        named = [s.words[i - 1] for i in at if i > 0]
+        if len(at) != 1 or not named or not (named[0] in _SOFTWARE or named[0] in _VERSION_WORDS):
+            return False
+        if not _SOFTWARE & set(s.words):
+            return False
+    return True
+
+
 _RECUR = re.compile(r"\b(?:every|each)\b|每", re.IGNORECASE)
 
 
@@ -336,6 +362,8 @@ def _relate(
     if not (announced or same_slot):
         if numbers_changed and new_count(old, new):
             return Verdict("update", "a new count of the same things")
+        if numbers_changed and _new_version(old, new):
+            return Verdict("update", "a new version of the same software")
         return Verdict("distinct", "states something else, no sign of a change")
     if not same_slot and _overlap(old, new) < CHANGE_OVERLAP:
         # e5 puts any two sentences of one person's life above the candidate cosine: a change word ("moved",
