@@ -78,7 +78,16 @@ def _ago(now: datetime, n: int, unit: str, expr: str) -> TimeWindow:
 
 
 def parse_time_window(query: str, now: datetime) -> TimeWindow | None:
-    """The first time expression in the query as a [since, until) window, or None."""
+    """The first time expression in the query as a [since, until) window, or None; None too where the window would
+    leave the calendar ("last year" in year 1: the gateway keeps `now` within 1900-9000, callers of the library may
+    not)."""
+    try:
+        return _window(query, now)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _window(query: str, now: datetime) -> TimeWindow | None:
     q = query.casefold()
     today = _day(now)
     fixed: list[tuple[str, Callable[[], tuple[datetime, datetime]]]] = [

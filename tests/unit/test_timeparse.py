@@ -81,3 +81,12 @@ def test_a_date_written_with_its_month_named_is_read(text, when):
 @pytest.mark.parametrize("text", ["03/04/2023", "2023-05-08T13:56:00Z", "yesterday", "May 2023", "x" * 500])
 def test_anything_else_is_left_to_the_iso_reader_or_refused(text):
     assert written_date(text) is None
+
+
+@pytest.mark.parametrize("now", [datetime(1, 1, 2, tzinfo=UTC), datetime(9999, 12, 31, tzinfo=UTC)])
+@pytest.mark.parametrize(
+    "query", ["last year", "上个月", "in april 2023", "9999年12月", "999年前", "recently"]
+)
+def test_a_window_that_would_leave_the_calendar_is_no_window(now, query):
+    w = parse_time_window(query, now)
+    assert w is None or w.since <= w.until
