@@ -1416,3 +1416,15 @@ def test_a_new_version_number_after_the_same_software_is_an_update(old: str, new
 )
 def test_a_number_naming_another_thing_or_another_place_is_no_new_version(old: str, new: str) -> None:
     assert decide(old, new, cosine=0.96, sharper=0.96) != "update"
+
+
+def test_another_name_she_is_called_is_no_rewording() -> None:
+    assert (
+        decide("她喜欢别人叫她小雯。", "她现在更喜欢别人叫她雯雯。", cosine=0.97, sharper=0.97) != "duplicate"
+    )
+
+
+def test_what_is_left_of_something_announces_no_change() -> None:
+    left = statement("User has 30 metformin tablets left.")
+    assert not left.change and not left.changes
+    assert statement("User left Acme in May.").change

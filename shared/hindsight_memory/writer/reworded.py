@@ -49,6 +49,7 @@ def reworded(
     values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
     values |= _contrasted(old, new, lost, put)
     values |= _counts_other_things(old, new)
+    values |= _called_otherwise(old, new)
     # A word put in front of everything both share narrows what the statement is about: "the old API key",
     # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
     first_shared = next((i for i, w in enumerate(new.words) if w in old.words), len(new.words))
@@ -87,6 +88,15 @@ def reworded(
     ):
         return ("reworded" if lost and put else "reworded, a word more or less"), bool(put and not lost)
     return None
+
+
+_CALLED = re.compile(r"(?:叫做|叫|称呼为|称为)(?:她|他|我|它)?\s*[“\"「]?([\u4e00-\u9fffA-Za-z0-9]{1,6})")
+
+
+def _called_otherwise(old: Statement, new: Statement) -> bool:
+    """What someone or something is called, said on both sides, differs: 叫她小婷 / 叫她婷婷."""
+    a, b = (_CALLED.search(s.body) for s in (old, new))
+    return bool(a and b and a.group(1)[:2] != b.group(1)[:2])
 
 
 _OPPOSITES = ZH_OPPOSITES | EN_OPPOSITES
