@@ -82,33 +82,17 @@ def _turned(old: Statement, new: Statement) -> bool:
     return next(frames) == next(frames)
 
 
-# When something is due is another attribute than what it costs: "rent is $2,100" / "rent is due on the 1st".
 _DUE = re.compile(r"\bdue\b|到期|截止", re.IGNORECASE)
+
+
+def _both_or_neither_due(old: Statement, new: Statement) -> bool:
+    """When something is due is another attribute than what it costs: "rent is $2,100" / "rent is due on the 1st"."""
+    return bool(_DUE.search(old.body)) == bool(_DUE.search(new.body))
 
 
 # What only links two sides that can trade places: "Acme is our main customer" / "Our main customer is Acme".
 # And what joins two sides that play one part: "我和小王是同事" / "小王和我是同事".
-_LINKS = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "am",
-        "be",
-        "equals",
-        "=",
-        "and",
-        "是",
-        "为",
-        "即",
-        "就是",
-        "和",
-        "跟",
-        "与",
-        "同",
-    }
-)
+_LINKS = frozenset("is are was were am be equals = and 是 为 即 就是 和 跟 与 同".split())
 
 
 def _sides_swapped(old: Statement, new: Statement) -> bool:
@@ -326,9 +310,7 @@ def _relate(
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
     same_slot = bool(old.slot and new.slot and _same_slot(_slot(old.slot), _slot(new.slot)))
-    same_slot = (same_slot or _keyed_value(old, new)) and bool(_DUE.search(old.body)) == bool(
-        _DUE.search(new.body)
-    )
+    same_slot = (same_slot or _keyed_value(old, new)) and _both_or_neither_due(old, new)
     if old.text.casefold() == new.text.casefold():
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot:
@@ -353,10 +335,8 @@ def _relate(
     # Whoever a slot's value names is its value ("Emergency contact: brother Tom" / "...: wife Jen")
     if other_person and not (announced or same_slot):
         return Verdict("distinct", "about someone else")
-    if _occasion(old, new) or _occasion(new, old):
-        return Verdict(
-            "distinct", "a rule and one occasion"
-        )  # "on call every fourth week" / "on call this week"
+    if _occasion(old, new) or _occasion(new, old):  # "on call every fourth week" / "on call this week"
+        return Verdict("distinct", "a rule and one occasion")
     if _OLD.search(old.body) and _NEW.search(new.body) and not _NEW.search(old.body):
         return Verdict("distinct", "the old one and the new one")  # "My old laptop" / "My new laptop": two
     if not (announced or same_slot):
