@@ -68,11 +68,14 @@ _ASKS_DATE = re.compile(
 _ABOUT_DATES = re.compile(r"\bdates?\b|日期", re.IGNORECASE)
 
 
-def for_dates(instruction: str, query: str) -> bool:
-    """Whether an instruction about how to give dates applies to a question asking for one."""
-    condition = condition_of(instruction)
+def asks_for_a_date(query: str) -> bool:
+    return bool(_ASKS_DATE.search(query))
+
+
+def about_dates(instruction: str, condition: str) -> bool:
+    """Whether an instruction says how to give dates (outside its condition, `condition_of(instruction)`)."""
     said = instruction.replace(condition, " ") if condition else instruction
-    return bool(_ASKS_DATE.search(query)) and bool(_ABOUT_DATES.search(said))
+    return bool(_ABOUT_DATES.search(said))
 
 
 def trigger_share(instruction: str, query: str) -> float:

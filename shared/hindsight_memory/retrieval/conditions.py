@@ -11,7 +11,7 @@ import numpy as np
 
 from ..embed import Embedder
 from ..models import Memory
-from ..standing import condition_of, for_dates, standing_kind
+from ..standing import about_dates, asks_for_a_date, condition_of, standing_kind
 
 CONDITION_FLOOR = 0.85  # query-side cosine of condition and question; BEAM's unrelated pairs sat at 0.77-0.83
 CONDITION_POOL = 50  # standing memories read per recall (the namespace's closest to the question)
@@ -29,12 +29,12 @@ class Conditions:
         how to give dates for a question asking for one."""
         best: Memory | None = None
         best_cos = 0.0
+        dated = asks_for_a_date(query)  # read once per question, not per instruction
         for m in standing:
             condition = condition_of(m.content) if standing_kind(m.content) == "instruction" else ""
             if condition:
-                cos = float(np.dot(self._vector(condition), qvec)) + (
-                    1.0 if for_dates(m.content, query) else 0.0
-                )
+                first = 1.0 if dated and about_dates(m.content, condition) else 0.0
+                cos = float(np.dot(self._vector(condition), qvec)) + first
                 if cos >= CONDITION_FLOOR and (best is None or cos > best_cos):
                     best, best_cos = m, cos
         return best
