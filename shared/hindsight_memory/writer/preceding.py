@@ -53,7 +53,16 @@ def with_preceding_turns(
                     # A longer reply to a short question: the question, as its second vector (embed/passages.py).
                     # Not after a long answer that ends asking "Would you like a packing list?" (BEAM's assistant
                     # turns): there the reply is the user's next request, not an answer to be read with it.
-                    it = it.model_copy(update={"context": before[-1]})
+                    it = it.model_copy(update={"context": _prompt(before)})
             tails[sid] = [*before[-(CONTEXT_TURNS - 1) :], it.content]
         out.append((i, it))
     return out
+
+
+def _prompt(before: list[str]) -> str:
+    """What a reply answers: the question before it and, when that question is short ("Where?!", "Ooh, which
+    show?"), the turn it asks about too: "We drove up to Mendocino..." answers "Where??" about "I proposed to
+    Tamsin last weekend!", and only the two together say what was asked."""
+    if len(before) > 1 and is_short(before[-1]) and len(before[-2]) <= PROMPT_CHARS:
+        return "\n".join(before[-2:])
+    return before[-1]
