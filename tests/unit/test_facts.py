@@ -1428,3 +1428,35 @@ def test_what_is_left_of_something_announces_no_change() -> None:
     left = statement("User has 30 metformin tablets left.")
     assert not left.change and not left.changes
     assert statement("User left Acme in May.").change
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # a duration in hours is the same value in minutes, in either language
+        ("The standup runs two hours.", "The standup runs 120 minutes.", "duplicate"),
+        ("The standup runs an hour and a half.", "The standup runs 90 minutes.", "duplicate"),
+        ("Lunch break is half an hour.", "Lunch break is 30 minutes.", "duplicate"),
+        ("我每天通勤要一个半小时。", "我每天通勤要90分钟。", "duplicate"),
+        ("午休半小时。", "午休30分钟。", "duplicate"),
+        ("我每周去健身房三次。", "我每周去健身房三趟。", "duplicate"),
+        # and another duration stays another value
+        ("The standup runs two hours.", "The standup runs 90 minutes.", "update"),
+        ("我每天通勤要一个半小时。", "我每天通勤要一个小时。", "update"),
+    ],
+)
+def test_durations_read_in_minutes(old, new, relation):
+    assert decide(old, new, 0.97, 0.97) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # an aside between commas is no item added to a list
+        ("My brother Tom is a firefighter.", "Tom, my brother, works as a firefighter.", "duplicate"),
+        ("I'm allergic to peanuts.", "I'm allergic to peanuts, shellfish.", "distinct"),
+        ("We use Slack, Jira.", "We use Slack, Jira, Notion.", "distinct"),
+    ],
+)
+def test_an_aside_is_no_list_grown(old, new, relation):
+    assert decide(old, new, 0.97, 0.97) == relation

@@ -189,11 +189,25 @@ def _appended(old: Statement, new: Statement, put: set[str]) -> bool:
 
 def _grown(old: Statement, new: Statement, put: set[str]) -> bool:
     """Whether the new statement lists one more item: a separator more, with a word put after the last one."""
-    seps = list(_AND.finditer(new.body))
+    # An aside between commas that says only what the old statement says is no item ("Tom, my brother, works as a
+    # firefighter" / "My brother Tom is a firefighter").
+    body = (
+        new.body if new.cjk else _ASIDE.sub(lambda m: " " if _said(m.group(1), old) else m.group(0), new.body)
+    )
+    seps = list(_AND.finditer(body))
     if not put or len(seps) <= len(_AND.findall(old.body)):
         return False
-    tail = new.body[seps[-1].end() :].casefold()
+    tail = body[seps[-1].end() :].casefold()
     return any(w in tail for w in put)
+
+
+# an apposition: a noun phrase with its determiner between two commas (", my brother,"; not ", Jira," of a list)
+_ASIDE = re.compile(r",\s*((?:my|our|his|her|their|your|the|a|an)\s[^,]{1,40}?)\s*,", re.IGNORECASE)
+
+
+def _said(words: str, old: Statement) -> bool:
+    stems = [_stem(w.casefold()) for w in EN_WORD.findall(words)]
+    return bool(stems) and all(s in old.words for s in stems if len(s) > 2 and s not in ("the", "and"))
 
 
 _SAME_UNIT = {"号": "日", "块": "元"}

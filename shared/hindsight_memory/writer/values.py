@@ -239,6 +239,8 @@ def zh_values(body: str) -> str:
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
+    body = _ZH_HALF_HOUR.sub("30分钟", _ZH_HOURS.sub(_zh_minutes, body))
+    body = _ZH_MINUTES.sub(lambda m: f"{zh_number(m.group(1))}分钟", body)
     return _common(_ZH_TIMES_HUI.sub("次", body))
 
 
@@ -253,7 +255,34 @@ def _height(m: re.Match[str]) -> str:
     return f"1{tens}{ones}厘米"
 
 
-_ZH_TIMES_HUI = re.compile(r"(?<=[\d一二两三四五六七八九十])回")  # 两回 / 两次
+_ZH_TIMES_HUI = re.compile(r"(?<=[\d一二两三四五六七八九十])[回趟遍]")  # 两回, 两趟 / 两次
+
+# A duration in hours is the same value in minutes: "two hours" / "a 120-minute drive", 一个半小时 / 90分钟.
+_HOURS_EN = re.compile(
+    r"\b(\d+(?:\.\d+)?|an?|" + "|".join(EN_CARDINALS) + r")(?:\s+|\s*-\s*)(?:hours?|hrs?)\b", re.IGNORECASE
+)
+_HALF_HOUR = re.compile(r"\bhalf an hour\b", re.IGNORECASE)
+_HOUR_AND_HALF = re.compile(r"\b(?:an|one) hour and a half\b", re.IGNORECASE)
+_ZH_HOURS = re.compile(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十]{1,3})个?(半)?(?:小时|钟头)(?!候)")
+# 三十分钟 in digits before the words are cut: 十分 alone is "very"
+_ZH_MINUTES = re.compile(
+    r"(?<![\d零一二两三四五六七八九十百])([一二两三四五六七八九十][零一二两三四五六七八九十百]{0,3})分钟"
+)
+_ZH_HALF_HOUR = re.compile(r"(?<![\d一二两三四五六七八九十])半个?(?:小时|钟头)(?!候)")
+
+
+def _en_minutes(m: re.Match[str]) -> str:
+    n = m.group(1).casefold()
+    hours = 1.0 if n in ("a", "an") else float(EN_CARDINALS.get(n, n))
+    return f"{hours * 60:g} minutes"
+
+
+def _zh_minutes(m: re.Match[str]) -> str:
+    n = m.group(1)
+    hours = float(n) if n[0].isdigit() else zh_number(n)
+    if hours is None:
+        return m.group(0)
+    return f"{hours * 60 + (30 if m.group(2) else 0):g}分钟"
 
 
 # 2028.03, 2028-03, 2028/03 -> 2028年3月 (a month, as 2028年3月 reads); 2028.03元 is an amount
@@ -306,6 +335,7 @@ def en_values(body: str) -> str:
     for pattern, repl in _HOW_OFTEN:
         body = pattern.sub(repl, body)
     body = _HOST.sub(r"\1 ", _TIMES_X.sub(r"\1 times", _PERCENT_EN.sub(r"\1%", body)))
+    body = _HOURS_EN.sub(_en_minutes, _HOUR_AND_HALF.sub("90 minutes", _HALF_HOUR.sub("30 minutes", body)))
     return _common(_PER.sub(lambda m: _PER_WORD[m.group(1).casefold()], body))
 
 
