@@ -4,8 +4,9 @@ of the first) or `distinct` (both stay true). `evaluate` stores every pair throu
 its own namespace, and scores what the writer decided against the labels; `fit` and `held-out` halves alternate
 within each (language, label) group, so numbers on the held-out half were not tuned on. Two more sets were written by separate agents that saw
 neither the writer's code nor the other pairs: `bench/pairs_tune.jsonl` (ids `...-tNNN`, twenty batches), read and tuned on, and
-`bench/pairs_blind.jsonl` (ids `...-bNNN`), never read: only its scores and the ids it misses are looked at. A third,
-`bench/pairs_blind2.jsonl` (ids `...-cNNN`, split `blind-2`), was written later the same way and scored on arrival."""
+`bench/pairs_blind.jsonl` (ids `...-bNNN`), never read: only its scores and the ids it misses are looked at. Two more,
+`bench/pairs_blind2.jsonl` and `bench/pairs_blind3.jsonl` (ids `...-cNNN` and `...-dNNN`, splits `blind-2` and
+`blind-3`), were written later the same way and scored on arrival."""
 
 import json
 import tempfile
@@ -26,7 +27,8 @@ TUNE_FILE = Path(__file__).with_name("pairs_tune.jsonl")
 BLIND_FILE = Path(__file__).with_name("pairs_blind.jsonl")
 # 300 pairs written on 2026-12-04 by another agent given only the labels' meaning; scored on arrival, not tuned on
 BLIND2_FILE = Path(__file__).with_name("pairs_blind2.jsonl")
-SPLITS = ("fit", "held-out", "tune", "blind", "blind-2")
+BLIND3_FILE = Path(__file__).with_name("pairs_blind3.jsonl")  # 300 more, written and scored the same way
+SPLITS = ("fit", "held-out", "tune", "blind", "blind-2", "blind-3")
 LABELS = ("duplicate", "update", "distinct")
 DECISIONS = {"duplicate": "merged", "update": "superseded", "distinct": "kept"}
 
@@ -42,11 +44,11 @@ class Pair:
 
     @property
     def split(self) -> str:
-        """`tune`, `blind` and `blind-2` for the separately written sets, else `fit` for odd numbers within a (language,
+        """`tune`, `blind`, `blind-2` and `blind-3` for the separately written sets, else `fit` for odd numbers within a (language,
         label) group, `held-out` for even ones."""
         number = self.id.rsplit("-", 1)[1]
-        if number[0] in "tbc":
-            return {"t": "tune", "b": "blind", "c": "blind-2"}[number[0]]
+        if number[0] in "tbcd":
+            return {"t": "tune", "b": "blind", "c": "blind-2", "d": "blind-3"}[number[0]]
         return "fit" if int(number) % 2 else "held-out"
 
 
@@ -54,7 +56,7 @@ def load_pairs(*paths: Path) -> list[Pair]:
     pairs = []
     lines = [
         line
-        for path in paths or (PAIRS_FILE, TUNE_FILE, BLIND_FILE, BLIND2_FILE)
+        for path in paths or (PAIRS_FILE, TUNE_FILE, BLIND_FILE, BLIND2_FILE, BLIND3_FILE)
         for line in path.read_text(encoding="utf-8").splitlines()
     ]
     for line in lines:
