@@ -131,7 +131,8 @@ _EN_COPULA = re.compile(
     r"is|are|=|equals|costs?)\s+(?P<val>.+)$",
     re.IGNORECASE,
 )
-_EN_COLON = re.compile(r"^(?P<subj>[^,.;!?:]{2,40}):\s*(?P<val>.+)$")
+# a colon between digits is part of the subject ("Weekly 1:1 with my manager: Mondays at 10am")
+_EN_COLON = re.compile(r"^(?P<subj>(?:[^,.;!?:]|(?<=\d):(?=\d)){2,40}):\s*(?P<val>.+)$")
 _ZH_COPULA = re.compile(
     r"^(?P<subj>[^，。；！？]{1,20}?)(?:现在是|现在为|改为|改成|变成|变为|调整为|更新为|是|为|：|:)(?P<val>.+)$"
 )
@@ -353,7 +354,11 @@ def extract_slot(text: str) -> str | None:
     ):
         return None
     # "For the record: my flight is ..." - a lead-in before a colon is not part of the subject.
-    subj = re.split(r"[:：]", m.group("subj"))[-1] if m.re is not _EN_COLON else m.group("subj")
+    subj = (
+        re.split(r"(?<!\d)[:：]|[:：](?!\d)", m.group("subj"))[-1]
+        if m.re is not _EN_COLON
+        else m.group("subj")
+    )
     subj = _SLOT_TRAILING.sub("", subj.strip()).strip()
     subj = _CHANGED_ONE.sub("", _OWNER.sub("", subj).strip()).strip().casefold()
     if not subj or subj in STOPWORDS or len(subj) > 40:

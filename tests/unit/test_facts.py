@@ -1460,3 +1460,18 @@ def test_durations_read_in_minutes(old, new, relation):
 )
 def test_an_aside_is_no_list_grown(old, new, relation):
     assert decide(old, new, 0.97, 0.97) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # a new title or a transfer is news, not the old fact said again with words added
+        ("最近在看《三体》。", "《三体》看完了，现在在看《活着》。", "update"),
+        ("我的直属领导是刘敏。", "刘敏调去别的部门了，我现在的领导是赵强。", "update"),
+        ("我周二周四在家办公。", "居家办公的日子调成了周一和周五。", "update"),
+        # the same title said again is the same fact
+        ("最近在看《三体》。", "我最近在读《三体》。", "duplicate"),
+    ],
+)
+def test_a_new_title_or_a_transfer_is_news(old, new, relation):
+    assert decide(old, new, 0.96, 0.95) == relation

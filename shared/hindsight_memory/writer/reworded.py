@@ -50,6 +50,7 @@ def reworded(
     values |= _contrasted(old, new, lost, put)
     values |= _counts_other_things(old, new)
     values |= _called_otherwise(old, new)
+    values |= bool(set(_TITLE.findall(new.body)) - set(_TITLE.findall(old.body)))  # 《活着》 after 《三体》
     # A word put in front of everything both share narrows what the statement is about: "the old API key",
     # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
     first_shared = next((i for i, w in enumerate(new.words) if w in old.words), len(new.words))
@@ -90,6 +91,7 @@ def reworded(
     return None
 
 
+_TITLE = re.compile(r"《([^》]{1,40})》")  # a book's or a film's title: a value, like a name
 _CALLED = re.compile(r"(?:叫做|叫|称呼为|称为)(?:她|他|我|它)?\s*[“\"「]?([\u4e00-\u9fffA-Za-z0-9]{1,6})")
 
 
