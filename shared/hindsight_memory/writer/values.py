@@ -240,7 +240,7 @@ def zh_values(body: str) -> str:
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
     body = _ZH_HALF_HOUR.sub("30分钟", _ZH_HOURS.sub(_zh_minutes, body))
-    body = _ZH_MINUTES.sub(lambda m: f"{zh_number(m.group(1))}分钟", body)
+    body = _ZH_MINUTES.sub(lambda m: f"{zh_number(m.group(1)) or m.group(1)}分钟", body)
     return _common(_ZH_TIMES_HUI.sub("次", body))
 
 
@@ -274,7 +274,7 @@ _ZH_HALF_HOUR = re.compile(r"(?<![\d一二两三四五六七八九十])半个?(?
 def _en_minutes(m: re.Match[str]) -> str:
     n = m.group(1).casefold()
     hours = 1.0 if n in ("a", "an") else float(EN_CARDINALS.get(n, n))
-    return f"{hours * 60:g} minutes"
+    return f"{hours * 60:g} minutes" if hours < 1e6 else m.group(0)
 
 
 def _zh_minutes(m: re.Match[str]) -> str:
