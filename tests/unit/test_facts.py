@@ -1475,3 +1475,15 @@ def test_an_aside_is_no_list_grown(old, new, relation):
 )
 def test_a_new_title_or_a_transfer_is_news(old, new, relation):
     assert decide(old, new, 0.96, 0.95) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # days of one month written as a range are the two dates
+        ("Our Lisbon trip runs May 4-11.", "We're visiting Lisbon from May 4 to May 11.", "duplicate"),
+        ("Our Lisbon trip runs May 4-11.", "Our Lisbon trip runs May 4-12.", "distinct"),
+    ],
+)
+def test_a_range_of_days_reads_as_its_dates(old, new, relation):
+    assert decide(old, new, 0.97, 0.967) == relation

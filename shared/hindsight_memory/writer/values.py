@@ -4,6 +4,7 @@ thousands ("$2,100"), each rewritten to one form before the words are compared (
 
 import re
 
+from .durations import en_durations, zh_durations
 from .zh_numerals import ZH_DIGITS, zh_number
 
 EN_CARDINALS = {
@@ -121,11 +122,18 @@ def en_dates(body: str) -> str:
         lambda m: "".join(EN_CARDINALS[w.casefold()] for w in re.split(r"[\s-]+", m.group(0))), body
     )
     body = _AND_A_HALF.sub(lambda m: f"{EN_CARDINALS.get(m.group(1).casefold(), m.group(1))}.5", body)
-    body = _THOUSANDS.sub(r"\1\2", _spoken_time(body))
+    body = _DAY_RANGE.sub(r"\1 \2 to \1 \3", _THOUSANDS.sub(r"\1\2", _spoken_time(body)))
     body = _EN_TENS.sub(tens, _EN_DATE.sub(date, _EN_TIME.sub(_clock, body)))
     return _EN_TIMES.sub(times, _COMPOUND.sub(_compound, body))
 
 
+# May 4-11 is May 4 to May 11 (days of one month)
+_DAY_RANGE = re.compile(
+    r"\b("
+    + "|".join(sorted(_MONTHS, key=len, reverse=True))
+    + r")\.?\s+([0-3]?\d)\s*[-–]\s*([0-3]?\d)\b(?![-/:])",
+    re.IGNORECASE,
+)
 _W = r"(\d{1,3}|" + "|".join(EN_CARDINALS) + r")"
 # "two thousand one hundred", "three thousand and fifty", "one hundred and twenty" (tens already read as digits)
 _COMPOUND = re.compile(
@@ -239,8 +247,7 @@ def zh_values(body: str) -> str:
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
-    body = _ZH_HALF_HOUR.sub("30分钟", _ZH_HOURS.sub(_zh_minutes, body))
-    body = _ZH_MINUTES.sub(lambda m: f"{zh_number(m.group(1)) or m.group(1)}分钟", body)
+    body = zh_durations(body)
     return _common(_ZH_TIMES_HUI.sub("次", body))
 
 
@@ -256,33 +263,6 @@ def _height(m: re.Match[str]) -> str:
 
 
 _ZH_TIMES_HUI = re.compile(r"(?<=[\d一二两三四五六七八九十])[回趟遍]")  # 两回, 两趟 / 两次
-
-# A duration in hours is the same value in minutes: "two hours" / "a 120-minute drive", 一个半小时 / 90分钟.
-_HOURS_EN = re.compile(
-    r"\b(\d+(?:\.\d+)?|an?|" + "|".join(EN_CARDINALS) + r")(?:\s+|\s*-\s*)(?:hours?|hrs?)\b", re.IGNORECASE
-)
-_HALF_HOUR = re.compile(r"\bhalf an hour\b", re.IGNORECASE)
-_HOUR_AND_HALF = re.compile(r"\b(?:an|one) hour and a half\b", re.IGNORECASE)
-_ZH_HOURS = re.compile(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十]{1,3})个?(半)?(?:小时|钟头)(?!候)")
-# 三十分钟 in digits before the words are cut: 十分 alone is "very"
-_ZH_MINUTES = re.compile(
-    r"(?<![\d零一二两三四五六七八九十百])([一二两三四五六七八九十][零一二两三四五六七八九十百]{0,3})分钟"
-)
-_ZH_HALF_HOUR = re.compile(r"(?<![\d一二两三四五六七八九十])半个?(?:小时|钟头)(?!候)")
-
-
-def _en_minutes(m: re.Match[str]) -> str:
-    n = m.group(1).casefold()
-    hours = 1.0 if n in ("a", "an") else float(EN_CARDINALS.get(n, n))
-    return f"{hours * 60:g} minutes" if hours < 1e6 else m.group(0)
-
-
-def _zh_minutes(m: re.Match[str]) -> str:
-    n = m.group(1)
-    hours = float(n) if n[0].isdigit() else zh_number(n)
-    if hours is None:
-        return m.group(0)
-    return f"{hours * 60 + (30 if m.group(2) else 0):g}分钟"
 
 
 # 2028.03, 2028-03, 2028/03 -> 2028年3月 (a month, as 2028年3月 reads); 2028.03元 is an amount
@@ -335,7 +315,7 @@ def en_values(body: str) -> str:
     for pattern, repl in _HOW_OFTEN:
         body = pattern.sub(repl, body)
     body = _HOST.sub(r"\1 ", _TIMES_X.sub(r"\1 times", _PERCENT_EN.sub(r"\1%", body)))
-    body = _HOURS_EN.sub(_en_minutes, _HOUR_AND_HALF.sub("90 minutes", _HALF_HOUR.sub("30 minutes", body)))
+    body = en_durations(body)
     return _common(_PER.sub(lambda m: _PER_WORD[m.group(1).casefold()], body))
 
 
