@@ -326,6 +326,31 @@ _WORKPLACE = re.compile(
 )
 
 
+# What a person is, one value at a time, said in the first person: how they eat ("I'm vegetarian" / "I've gone
+# pescatarian"), whether they have a partner ("I'm single" / "I got engaged last weekend", 我是单身 / 我最近谈恋爱了).
+_STATUS = (
+    (
+        "diet",
+        re.compile(
+            r"\b(?:i'm|i am|i've been|i have been|i became|i've become|i went|i've gone|i have gone|(?:the )?user is)"
+            r"\s+(?:(?:now|a|fully|strictly|mostly|back to being)\s+)*(?:vegetarian|vegan|pescatarian|pescetarian|"
+            r"flexitarian|omnivore)\b|^我(?:现在|目前|已经|开始)?(?:是|改吃|吃)?(?:素食者|素食主义者|吃素|纯素|全素)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "relationship",
+        re.compile(
+            r"\b(?:i'm|i am|i've been)\s+(?:(?:now|still|happily|officially)\s+)*(?:single|married|engaged|divorced|"
+            r"dating|in a relationship|seeing someone)\b|\bi\s+(?:just\s+)?(?:got|am getting)\s+(?:married|engaged|"
+            r"divorced)\b|\b(?:we|and i)\s+(?:just\s+)?broke\s+up\b"
+            r"|^我(?:现在|目前|还是|已经|上个月|最近|去年|今年|刚)*(?:是)?(?:单身|结婚|订婚|离婚|谈恋爱|恋爱|分手)",
+            re.IGNORECASE,
+        ),
+    ),
+)
+
+
 def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
@@ -336,6 +361,9 @@ def extract_slot(text: str) -> str | None:
         return f"{speaker}: residence" if speaker else "residence"
     if _WORKPLACE.match(first):
         return f"{speaker}: workplace" if speaker else "workplace"
+    for name, pattern in _STATUS:
+        if pattern.search(first):
+            return f"{speaker}: {name}" if speaker else name
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
     if not m:
         return None

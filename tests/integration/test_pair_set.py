@@ -55,10 +55,10 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # The third set, scored on arrival (2026-12-04): duplicates 0.709, updates 0.925, wrong merge 0.5%, wrong
     # supersede 0.9%; duplicates 0.745 once durations and asides were read (README).
     second = by_group["blind-2"]
-    assert second.duplicates_merged >= 0.73 and second.updates_superseded >= 0.90, second
+    assert second.duplicates_merged >= 0.74 and second.updates_superseded >= 0.93, second
     assert second.wrong_merge <= 0.02 and second.wrong_supersede <= 0.02, second
     # The fourth, scored on arrival the same day: duplicates 0.773, updates 0.788, wrong merge 1.1%, wrong supersede
-    # 0.5%; updates 0.825 and no wrong merge once titles and transfers were read (README).
+    # 0.5%; updates 0.862 and no wrong merge once titles, transfers, diets and partners were read (README).
     third = by_group["blind-3"]
-    assert third.duplicates_merged >= 0.76 and third.updates_superseded >= 0.81, third
+    assert third.duplicates_merged >= 0.76 and third.updates_superseded >= 0.85, third
     assert third.wrong_merge <= 0.02 and third.wrong_supersede <= 0.02, third

@@ -1487,3 +1487,20 @@ def test_a_new_title_or_a_transfer_is_news(old, new, relation):
 )
 def test_a_range_of_days_reads_as_its_dates(old, new, relation):
     assert decide(old, new, 0.97, 0.967) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # how a person eats and whether they have a partner hold one value at a time, however the new one is put
+        ("I'm vegetarian.", "I started eating fish again, so I'm pescatarian now.", "update"),
+        ("I'm single.", "I got engaged last weekend!", "update"),
+        ("I'm dating someone named Chris.", "Chris and I broke up, I'm single again.", "update"),
+        ("我是单身。", "我最近谈恋爱了，女朋友叫小雨。", "update"),
+        # the same said again, and someone else's
+        ("I'm vegetarian.", "I am a vegetarian.", "duplicate"),
+        ("I'm vegetarian.", "My sister is vegan.", "distinct"),
+    ],
+)
+def test_diet_and_partner_hold_one_value(old, new, relation):
+    assert decide(old, new, 0.9, 0.9) == relation
