@@ -341,10 +341,12 @@ _STATUS = (
     (
         "relationship",
         re.compile(
-            r"\b(?:i'm|i am|i've been)\s+(?:(?:now|still|happily|officially)\s+)*(?:single|married|engaged|divorced|"
-            r"dating|in a relationship|seeing someone)\b|\bi\s+(?:just\s+)?(?:got|am getting)\s+(?:married|engaged|"
-            r"divorced)\b|\b(?:we|and i)\s+(?:just\s+)?broke\s+up\b"
-            r"|^我(?:现在|目前|还是|已经|上个月|最近|去年|今年|刚)*(?:是)?(?:单身|结婚|订婚|离婚|谈恋爱|恋爱|分手)",
+            r"\b(?:i'm|i am|i've been|(?:the )?user is)\s+(?:(?:now|still|currently|happily|officially)\s+)*"
+            r"(?:single|married|engaged|divorced|dating|in a relationship|seeing someone)\b"
+            r"|(?:\b(?:i|(?:the )?user)\s+|^)(?:just\s+)?(?:got|am getting|is getting)\s+(?:married|engaged|divorced)\b"
+            r"|\b(?:we|and i)\s+(?:just\s+)?broke\s+up\b"
+            r"|^(?:我|用户)(?:现在|目前|还是|已经|上个月|最近|去年|今年|刚)*(?:是)?"
+            r"(?:单身|结婚|订婚|离婚|谈恋爱|恋爱|分手|有(?:女朋友|男朋友|对象))",
             re.IGNORECASE,
         ),
     ),
