@@ -1497,6 +1497,9 @@ def test_a_range_of_days_reads_as_its_dates(old, new, relation):
         ("I'm single.", "I got engaged last weekend!", "update"),
         ("I'm dating someone named Chris.", "Chris and I broke up, I'm single again.", "update"),
         ("我是单身。", "我最近谈恋爱了，女朋友叫小雨。", "update"),
+        ("User is single.", "Got engaged to Marco last month!", "update"),
+        # and where one works: changing jobs (跳槽) names the new workplace
+        ("用户在字节跳动工作。", "用户已经跳槽去了美团。", "update"),
         # the same said again, and someone else's
         ("I'm vegetarian.", "I am a vegetarian.", "duplicate"),
         ("I'm vegetarian.", "My sister is vegan.", "distinct"),
