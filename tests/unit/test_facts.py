@@ -1507,3 +1507,24 @@ def test_a_range_of_days_reads_as_its_dates(old, new, relation):
 )
 def test_diet_and_partner_hold_one_value(old, new, relation):
     assert decide(old, new, 0.9, 0.9) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # spans of time in one form: an age, the weekdays, a day of the month, half a minute
+        ("Dog Rufus is a 4-year-old beagle.", "Rufus (dog): beagle, age 4.", "duplicate"),
+        (
+            "I take the 7:45 train to work every weekday.",
+            "I take the 7:45 train to work Mon-Fri.",
+            "duplicate",
+        ),
+        ("工作日早上6点起床。", "周一到周五早上6点起床。", "duplicate"),
+        ("我3月15日去成都出差。", "我三月十五号去成都出差。", "duplicate"),
+        ("支付服务的超时时间是30秒。", "支付服务的超时时间是半分钟。", "duplicate"),
+        # and another value is never the same fact (without a slot or a word of change, both are kept)
+        ("Dog Rufus is a 4-year-old beagle.", "Rufus (dog): beagle, age 5.", "distinct"),
+    ],
+)
+def test_spans_of_time_read_in_one_form(old, new, relation):
+    assert decide(old, new, 0.96, 0.96) == relation
