@@ -327,9 +327,12 @@ _WORKPLACE = re.compile(
 )
 
 
-# What a person is, one value at a time, said in the first person: how they eat ("I'm vegetarian" / "I've gone
-# pescatarian"), whether they have a partner ("I'm single" / "I got engaged last weekend", 我是单身 / 我最近谈恋爱了).
-_STATUS = (
+# What a person has or is, one value at a time: where they live and work (both read from the sentence's start), how
+# they eat ("I'm vegetarian" / "I've gone pescatarian"), whether they have a partner ("I'm single" / "I got engaged
+# last weekend", 我是单身 / 我最近谈恋爱了).
+_PERSON_SLOTS = (
+    ("residence", _RESIDENCE),
+    ("workplace", _WORKPLACE),
     (
         "diet",
         re.compile(
@@ -360,11 +363,7 @@ def extract_slot(text: str) -> str | None:
     first = re.split(r"(?<=[.!?。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
     speaker, first = speaker_of(first)
     first = _FILLER.sub("", first)
-    if _RESIDENCE.match(first):
-        return f"{speaker}: residence" if speaker else "residence"
-    if _WORKPLACE.match(first):
-        return f"{speaker}: workplace" if speaker else "workplace"
-    for name, pattern in _STATUS:
+    for name, pattern in _PERSON_SLOTS:
         if pattern.search(first):
             return f"{speaker}: {name}" if speaker else name
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)

@@ -28,7 +28,9 @@ BLIND_FILE = Path(__file__).with_name("pairs_blind.jsonl")
 # 300 pairs written on 2026-12-04 by another agent given only the labels' meaning; scored on arrival, not tuned on
 BLIND2_FILE = Path(__file__).with_name("pairs_blind2.jsonl")
 BLIND3_FILE = Path(__file__).with_name("pairs_blind3.jsonl")  # 300 more, written and scored the same way
-SPLITS = ("fit", "held-out", "tune", "blind", "blind-2", "blind-3")
+# the sets written by other agents, by the letter before their ids' numbers
+SEPARATE_SETS = {"t": "tune", "b": "blind", "c": "blind-2", "d": "blind-3"}
+SPLITS = ("fit", "held-out", *SEPARATE_SETS.values())
 LABELS = ("duplicate", "update", "distinct")
 DECISIONS = {"duplicate": "merged", "update": "superseded", "distinct": "kept"}
 
@@ -47,8 +49,8 @@ class Pair:
         """`tune`, `blind`, `blind-2` and `blind-3` for the separately written sets, else `fit` for odd numbers within a (language,
         label) group, `held-out` for even ones."""
         number = self.id.rsplit("-", 1)[1]
-        if number[0] in "tbcd":
-            return {"t": "tune", "b": "blind", "c": "blind-2", "d": "blind-3"}[number[0]]
+        if number[0] in SEPARATE_SETS:
+            return SEPARATE_SETS[number[0]]
         return "fit" if int(number) % 2 else "held-out"
 
 

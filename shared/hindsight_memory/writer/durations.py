@@ -7,6 +7,7 @@ import re
 from .zh_numerals import zh_number
 
 _EN_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
+_EN_HOURS = {w: i for i, w in enumerate(_EN_NUMBER_WORDS, 1)} | {"a": 1, "an": 1}
 _HOURS_EN = re.compile(
     r"\b(\d+(?:\.\d+)?|an?|" + "|".join(_EN_NUMBER_WORDS) + r")(?:\s+|\s*-\s*)(?:hours?|hrs?)\b",
     re.IGNORECASE,
@@ -22,7 +23,6 @@ _ZH_HOURS = re.compile(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十]{1,3}
 _ZH_MINUTES = re.compile(
     r"(?<![\d零一二两三四五六七八九十百])([一二两三四五六七八九十][零一二两三四五六七八九十百]{0,3})分钟"
 )
-_ZH_DAY_HAO = re.compile(r"(月\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3}))号")  # 三月十五号 / 3月15日
 _ZH_HALF_HOUR = re.compile(r"(?<![\d一二两三四五六七八九十])半个?(?:小时|钟头)(?!候)")
 
 
@@ -33,15 +33,14 @@ def en_durations(body: str) -> str:
 
 
 def zh_durations(body: str) -> str:
-    body = _ZH_MON_FRI.sub("工作日", _ZH_DAY_HAO.sub(r"\1日", body)).replace("半分钟", "30秒")
+    body = _ZH_MON_FRI.sub("工作日", body).replace("半分钟", "30秒")
     body = _ZH_HALF_HOUR.sub("30分钟", _ZH_HOURS.sub(_zh_minutes, body))
     return _ZH_MINUTES.sub(lambda m: f"{zh_number(m.group(1)) or m.group(1)}分钟", body)
 
 
 def _en_minutes(m: re.Match[str]) -> str:
     n = m.group(1).casefold()
-    words = {w: i for i, w in enumerate(_EN_NUMBER_WORDS, 1)}
-    hours = 1.0 if n in ("a", "an") else float(words.get(n, n))
+    hours = float(_EN_HOURS.get(n, n))
     return f"{hours * 60:g} minutes" if hours < 1e6 else m.group(0)
 
 

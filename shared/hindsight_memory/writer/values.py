@@ -43,7 +43,8 @@ _MONTHS = {
     )
     for name in names.split()
 }
-_MONTH = r"(?P<m{n}>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH = r"(?P<m{n}>" + _MONTH_NAMES + r")\.?"
 _DAY = r"(?P<d{n}>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?P<y{n}>(?:19|20)\d\d))?"
 _EN_DATE = re.compile(
@@ -129,10 +130,7 @@ def en_dates(body: str) -> str:
 
 # May 4-11 is May 4 to May 11 (days of one month)
 _DAY_RANGE = re.compile(
-    r"\b("
-    + "|".join(sorted(_MONTHS, key=len, reverse=True))
-    + r")\.?\s+([0-3]?\d)\s*[-–]\s*([0-3]?\d)\b(?![-/:])",
-    re.IGNORECASE,
+    r"\b(" + _MONTH_NAMES + r")\.?\s+([0-3]?\d)\s*[-–]\s*([0-3]?\d)\b(?![-/:])", re.IGNORECASE
 )
 _W = r"(\d{1,3}|" + "|".join(EN_CARDINALS) + r")"
 # "two thousand one hundred", "three thousand and fifty", "one hundred and twenty" (tens already read as digits)
@@ -247,7 +245,7 @@ def zh_values(body: str) -> str:
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
-    body = zh_durations(body)
+    body = zh_durations(_ZH_DAY_HAO.sub(r"\1日", body))
     return _common(_ZH_TIMES_HUI.sub("次", body))
 
 
@@ -294,6 +292,7 @@ _ZH_SHORT_YEAR = re.compile(r"(?<![\d.])(\d\d)年(?=\d{1,2}月)")  # 92年8月 -
 _ZH_WEEKDAYS = re.compile(
     r"周[一二三四五六日天](?:[、和,，及]?[一二三四五六日天](?![\u4e00-\u9fff]?[点号月]))+"
 )  # 周二、四, 周一三五
+_ZH_DAY_HAO = re.compile(r"(月\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3}))号")  # 三月十五号 / 3月15日
 _ZH_MONTH_DAY = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/([0-2]?\d|3[01])(?![\d/])")  # 6/12 -> 6月12日
 
 
