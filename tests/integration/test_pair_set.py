@@ -20,11 +20,11 @@ def test_the_pair_set_is_large_bilingual_and_balanced():
             group = [p for p in own if p.lang == lang and p.label == label]
             assert len(group) >= 50
             assert abs(sum(p.split == "fit" for p in group) - len(group) / 2) <= 1
-            for split in ("tune", "blind", "blind-2", "blind-3"):
+            for split in ("tune", "blind", "blind-2", "blind-3", "blind-4"):
                 assert sum(p.split == split and p.lang == lang and p.label == label for p in pairs) >= 16
 
 
-# 2,912 pairs through the real writer take minutes: on a loaded machine more than the default 300 s (2026-12-03).
+# 3,212 pairs through the real writer take minutes: on a loaded machine more than the default 300 s (2026-12-03).
 @pytest.mark.timeout(900)
 def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # Of the tune set, every other pair of each batch (odd numbers): half the time of the whole set;
@@ -53,12 +53,19 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     assert tune.updates_superseded >= 0.73 and blind.updates_superseded >= 0.90, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.02
     # The third set, scored on arrival (2026-12-04): duplicates 0.709, updates 0.925, wrong merge 0.5%, wrong
-    # supersede 0.9%; duplicates 0.745 once durations and asides were read (README).
+    # supersede 0.9%; duplicates 0.745 once durations and asides were read, 0.800 with the learned reader (README).
     second = by_group["blind-2"]
-    assert second.duplicates_merged >= 0.74 and second.updates_superseded >= 0.93, second
+    assert second.duplicates_merged >= 0.79 and second.updates_superseded >= 0.93, second
     assert second.wrong_merge <= 0.02 and second.wrong_supersede <= 0.02, second
     # The fourth, scored on arrival the same day: duplicates 0.773, updates 0.788, wrong merge 1.1%, wrong supersede
-    # 0.5%; updates 0.862 and no wrong merge once titles, transfers, diets and partners were read (README).
+    # 0.5%; updates 0.862 and no wrong merge once titles, transfers, diets and partners were read; duplicates 0.818
+    # with the learned reader (README).
     third = by_group["blind-3"]
-    assert third.duplicates_merged >= 0.76 and third.updates_superseded >= 0.85, third
+    assert third.duplicates_merged >= 0.81 and third.updates_superseded >= 0.85, third
     assert third.wrong_merge <= 0.02 and third.wrong_supersede <= 0.02, third
+    # The fifth, scored on arrival the same day with and without the learned reader: duplicates 0.591 -> 0.764,
+    # updates 0.650 both, wrong merge 0% -> 0.5% (one update, "Pronouns: he/him" / "... they/them"), wrong supersede
+    # 0.9% (README).
+    fourth = by_group["blind-4"]
+    assert fourth.duplicates_merged >= 0.75 and fourth.updates_superseded >= 0.64, fourth
+    assert fourth.wrong_merge <= 0.02 and fourth.wrong_supersede <= 0.02, fourth

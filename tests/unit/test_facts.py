@@ -1498,3 +1498,31 @@ def test_what_is_left_of_something_announces_no_change() -> None:
 )
 def test_values_and_person_slots_read_in_one_form(old, new, cosine, sharper, relation):
     assert decide(old, new, cosine, sharper) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, asked",
+    [
+        # no sign of another fact or of a change, no rewording the rules can see: the reader decides
+        ("I don't drink alcohol.", "I'm teetotal, so no alcohol for me.", True),
+        ("我妈住在成都。", "用户的母亲住在四川成都。", True),
+        # a number or a negation that differs is never the reader's to call
+        ("The API listens on port 8080.", "The API is served on port 8081.", False),
+        ("I drink coffee in the morning.", "I don't drink coffee in the morning.", False),
+        # nor a change announced
+        ("I live in Lyon.", "I moved to Nantes.", False),
+    ],
+)
+def test_the_learned_reader_is_asked_only_where_the_rules_see_no_sign(old, new, asked):
+    calls: list[bool] = []
+
+    def learned(p: float) -> float:
+        calls.append(True)
+        return p
+
+    merge = relate(statement(old), statement(new), 0.93, TH, lambda: 0.93, lambda: learned(0.99))
+    assert bool(calls) == asked
+    assert (merge.relation == "duplicate") == asked
+    if asked:  # below its bar, the two stay apart
+        keep = relate(statement(old), statement(new), 0.93, TH, lambda: 0.93, lambda: TH.learned - 0.01)
+        assert keep.relation == "distinct"

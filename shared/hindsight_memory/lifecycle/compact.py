@@ -16,6 +16,7 @@ from ..ports import MemoryPort
 from ..storage.filters import Where
 from ..text import content_hash, key
 from ..writer.facts import Thresholds, relate, statement, thresholds_for
+from ..writer.learned import one_fact
 from ..writer.messages import ArchiveOp, CatalogOp, MergeOp, UpdateOp, UpkeepOp
 from ..writer.reading import readings
 from ..writer.storing import is_turn
@@ -133,7 +134,7 @@ def _merge_duplicates(svc: MemoryPort, ns: str, mems: list[Memory], now: datetim
             and not o.supersedes
             and not is_turn(o)
             and _passages_agree(svc, with_vec[m.id], (o, v))
-            and _duplicates(svc, m, o, cos, th)
+            and _duplicates(svc, with_vec[m.id], (o, v), cos, th)
         ]
         if len(group) < 2:
             continue
@@ -154,16 +155,26 @@ def _passages_agree(svc: MemoryPort, a: tuple[Memory, Any], b: tuple[Memory, Any
     return alike(va, vb, svc.settings.compact_merge_threshold or svc.embedder.calibration.duplicate)
 
 
-def _duplicates(svc: MemoryPort, a: Memory, b: Memory, cosine: float, th: Thresholds) -> bool:
-    older, newer = sorted((a, b), key=lambda m: (m.occurred_at, m.id))
+def _duplicates(
+    svc: MemoryPort, a: tuple[Memory, Any], b: tuple[Memory, Any], cosine: float, th: Thresholds
+) -> bool:
+    (older, v_old), (newer, v_new) = sorted((a, b), key=lambda mv: (mv[0].occurred_at, mv[0].id))
+    read: list[np.ndarray] = []
+
+    def query_side() -> list[np.ndarray]:
+        if not read:  # as the writer reads them
+            read.extend(svc.embedder.embed_query(t) for t in readings(older.content, newer.content))
+        return read
 
     def sharper() -> float:
-        a, b = readings(older.content, newer.content)  # as the writer reads them
-        return float(np.dot(svc.embedder.embed_query(a), svc.embedder.embed_query(b)))
+        return float(np.dot(*query_side()))
+
+    def learned() -> float:
+        return one_fact(svc.embedder.model_id, v_old, v_new, *query_side())
 
     old_s = statement(older.content, older.entities, older.slot)
     new_s = statement(newer.content, newer.entities, newer.slot)
-    return relate(old_s, new_s, cosine, th, sharper).relation == "duplicate"
+    return relate(old_s, new_s, cosine, th, sharper, learned).relation == "duplicate"
 
 
 def _summarise_histories(svc: MemoryPort, ns: str, mems: list[Memory]) -> int:

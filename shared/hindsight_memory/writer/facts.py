@@ -288,14 +288,17 @@ def relate(
     cosine: float,
     th: Thresholds,
     sharper: Callable[[], float] | None = None,
+    learned: Callable[[], float] | None = None,
 ) -> Verdict:
     """What `new` (stored later) does to `old`. `cosine`: of their passage embeddings; `sharper()`: of their
-    query-side embeddings, asked for only when a swapped word is all that differs."""
+    query-side embeddings, asked for only when a swapped word is all that differs; `learned()`: the learned
+    reader's probability that the two are one fact (writer/learned.py), asked for only where the rules see
+    neither a sign of another fact nor a rewording."""
     if not _same_speaker(old.speaker, new.speaker):
         return Verdict("distinct", "said by someone else")
     if old.entities and new.entities and not old.entities & new.entities:
         return Verdict("distinct", "about other entities")
-    verdict = _relate(old, new, cosine, th, sharper)
+    verdict = _relate(old, new, cosine, th, sharper, learned)
     if verdict.relation == "duplicate" and cosine < th.merge_floor:
         return Verdict("distinct", "below the configured dedup threshold")
     return verdict
@@ -307,6 +310,7 @@ def _relate(
     cosine: float,
     th: Thresholds,
     sharper: Callable[[], float] | None,
+    learned: Callable[[], float] | None = None,
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
     same_slot = bool(old.slot and new.slot and _same_slot(_slot(old.slot), _slot(new.slot)))
@@ -344,6 +348,11 @@ def _relate(
             return Verdict("update", "a new count of the same things")
         if numbers_changed and _new_version(old, new):
             return Verdict("update", "a new version of the same software")
+        # No sign of another fact or of a change, and no rewording the rules can see ("I'm teetotal" / "I don't
+        # drink alcohol"): the learned reader's turn. Never where a number or a negation differs.
+        unread = not (numbers_changed or negation_changed or turned)
+        if unread and learned is not None and learned() >= th.learned:
+            return Verdict("duplicate", "one fact in other words (learned reader)")
         return Verdict("distinct", "states something else, no sign of a change")
     if not same_slot and _overlap(old, new) < CHANGE_OVERLAP:
         # e5 puts any two sentences of one person's life above the candidate cosine: a change word ("moved",

