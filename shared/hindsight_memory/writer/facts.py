@@ -351,7 +351,7 @@ def _relate(
         # No sign of another fact or of a change, and no rewording the rules can see ("I'm teetotal" / "I don't
         # drink alcohol"): the learned reader's turn. Never where a number or a negation differs.
         unread = not (numbers_changed or negation_changed or turned)
-        if unread and learned is not None and learned() >= th.learned:
+        if unread and learned is not None and th.learned <= 1 and learned() >= th.learned:
             return Verdict("duplicate", "one fact in other words (learned reader)")
         return Verdict("distinct", "states something else, no sign of a change")
     if not same_slot and _overlap(old, new) < CHANGE_OVERLAP:
