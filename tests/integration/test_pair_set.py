@@ -20,11 +20,11 @@ def test_the_pair_set_is_large_bilingual_and_balanced():
             group = [p for p in own if p.lang == lang and p.label == label]
             assert len(group) >= 50
             assert abs(sum(p.split == "fit" for p in group) - len(group) / 2) <= 1
-            for split in ("tune", "blind", "blind-2", "blind-3", "blind-4"):
+            for split in ("tune", "blind", "blind-2", "blind-3", "blind-4", "blind-5"):
                 assert sum(p.split == split and p.lang == lang and p.label == label for p in pairs) >= 16
 
 
-# 3,212 pairs through the real writer take minutes: on a loaded machine more than the default 300 s (2026-12-03).
+# 3,512 pairs through the real writer take minutes: on a loaded machine more than the default 300 s (2026-12-03).
 @pytest.mark.timeout(900)
 def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # Of the tune set, every other pair of each batch (odd numbers): half the time of the whole set;
@@ -69,3 +69,8 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     fourth = by_group["blind-4"]
     assert fourth.duplicates_merged >= 0.75 and fourth.updates_superseded >= 0.64, fourth
     assert fourth.wrong_merge <= 0.02 and fourth.wrong_supersede <= 0.02, fourth
+    # The sixth, asked for the words of real chat and notes, on arrival: duplicates 0.491 -> 0.700 with the learned
+    # reader, updates 0.625, wrong merge 0%, wrong supersede 0.9% (README).
+    fifth = by_group["blind-5"]
+    assert fifth.duplicates_merged >= 0.69 and fifth.updates_superseded >= 0.61, fifth
+    assert fifth.wrong_merge <= 0.02 and fifth.wrong_supersede <= 0.02, fifth

@@ -4,10 +4,10 @@ of the first) or `distinct` (both stay true). `evaluate` stores every pair throu
 its own namespace, and scores what the writer decided against the labels; `fit` and `held-out` halves alternate
 within each (language, label) group, so numbers on the held-out half were not tuned on. Two more sets were written by separate agents that saw
 neither the writer's code nor the other pairs: `bench/pairs_tune.jsonl` (ids `...-tNNN`, twenty batches), read and tuned on, and
-`bench/pairs_blind.jsonl` (ids `...-bNNN`), never read: only its scores and the ids it misses are looked at. Three more,
+`bench/pairs_blind.jsonl` (ids `...-bNNN`), never read: only its scores and the ids it misses are looked at. Four more,
 `bench/pairs_blind2.jsonl` and `bench/pairs_blind3.jsonl` (ids `...-cNNN` and `...-dNNN`, splits `blind-2` and
-`blind-3`), and `bench/pairs_blind4.jsonl` (`...-eNNN`, `blind-4`) were written later the same way and scored on
-arrival."""
+`blind-3`), `bench/pairs_blind4.jsonl` and `bench/pairs_blind5.jsonl` (`...-eNNN`, `...-fNNN`, `blind-4`, `blind-5`)
+were written later the same way and scored on arrival."""
 
 import json
 import tempfile
@@ -30,8 +30,9 @@ BLIND_FILE = Path(__file__).with_name("pairs_blind.jsonl")
 BLIND2_FILE = Path(__file__).with_name("pairs_blind2.jsonl")
 BLIND3_FILE = Path(__file__).with_name("pairs_blind3.jsonl")  # 300 more, written and scored the same way
 BLIND4_FILE = Path(__file__).with_name("pairs_blind4.jsonl")  # and 300 more, the same way
+BLIND5_FILE = Path(__file__).with_name("pairs_blind5.jsonl")  # and 300 more, asked for the words of real chat
 # the sets written by other agents, by the letter before their ids' numbers
-SEPARATE_SETS = {"t": "tune", "b": "blind", "c": "blind-2", "d": "blind-3", "e": "blind-4"}
+SEPARATE_SETS = {"t": "tune", "b": "blind", "c": "blind-2", "d": "blind-3", "e": "blind-4", "f": "blind-5"}
 SPLITS = ("fit", "held-out", *SEPARATE_SETS.values())
 LABELS = ("duplicate", "update", "distinct")
 DECISIONS = {"duplicate": "merged", "update": "superseded", "distinct": "kept"}
@@ -60,7 +61,7 @@ def load_pairs(*paths: Path) -> list[Pair]:
     pairs = []
     lines = [
         line
-        for path in paths or (PAIRS_FILE, TUNE_FILE, BLIND_FILE, BLIND2_FILE, BLIND3_FILE, BLIND4_FILE)
+        for path in paths or (PAIRS_FILE, TUNE_FILE, BLIND_FILE, BLIND2_FILE, BLIND3_FILE, BLIND4_FILE, BLIND5_FILE)
         for line in path.read_text(encoding="utf-8").splitlines()
     ]
     for line in lines:
