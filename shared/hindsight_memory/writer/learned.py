@@ -5,8 +5,9 @@ pair of sentence embeddings) and the two cosines, fitted on labelled pairs (benc
 an embedder without fitted weights has no second reader and the rules alone decide.
 
 It is consulted only where no rule found a sign of another fact or of a change (no number, negation, direction or
-change word differs) and the rules found no rewording either: "I'm teetotal, so no alcohol for me" / "I don't
-drink alcohol", 我个子一米七五 / 我身高175厘米, which share too few words for the rules to call them one fact."""
+change word differs) and the rules found no rewording either: "The production database is PostgreSQL 15." / "We
+run Postgres 15 for the prod DB.", 我妈住在成都。/ 用户的母亲住在四川成都。, whose words differ too much for the rules to
+call them one fact."""
 
 import numpy as np
 
