@@ -1526,3 +1526,9 @@ def test_the_learned_reader_is_asked_only_where_the_rules_see_no_sign(old, new, 
     if asked:  # below its bar, the two stay apart
         keep = relate(statement(old), statement(new), 0.93, TH, lambda: 0.93, lambda: TH.learned - 0.01)
         assert keep.relation == "distinct"
+
+
+@pytest.mark.parametrize("old, new", [("👍", "👎"), ("...", "???"), ("It is what it is.", "That is that.")])
+def test_two_texts_without_a_content_word_are_one_only_when_the_same(old, new):
+    assert decide(old, new, 0.95, 0.95) == "distinct"
+    assert decide(old, old, 0.95, 0.95) == "duplicate"

@@ -319,6 +319,9 @@ def _relate(
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot:
         return Verdict("distinct", "not close enough")
+    # "👍" / "👎", "..." / "???": no word to tell them apart by, nor to call them alike
+    if not old.words and not new.words:
+        return Verdict("distinct", "no content words to compare")
     gone = Counter(old.words) - Counter(new.words)
     # Reordered words are a rewording ("Acme is our main customer"), unless what follows "over", "to", "from"
     # changed or names swapped places ("Slack over email", "Alice reports to Bob").
