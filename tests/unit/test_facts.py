@@ -1532,3 +1532,8 @@ def test_the_learned_reader_is_asked_only_where_the_rules_see_no_sign(old, new, 
 def test_two_texts_without_a_content_word_are_one_only_when_the_same(old, new):
     assert decide(old, new, 0.95, 0.95) == "distinct"
     assert decide(old, old, 0.95, 0.95) == "duplicate"
+
+
+def test_a_shared_month_is_no_shared_subject():
+    # an announced change ("定在") of something else: only 月 in common, and that of a date
+    assert decide("信用卡每个月都全额还款。", "搬家定在8月17号", 0.89, 0.89) == "distinct"

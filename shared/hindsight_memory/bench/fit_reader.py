@@ -18,7 +18,7 @@ from ..text import extract_slot
 from ..writer.facts import Thresholds, relate, statement, thresholds_for
 from ..writer.learned import NAMES, features
 from ..writer.reading import readings
-from .pairs import Pair, load_pairs
+from .pairs import Pair, load_pairs, partners
 
 PENALTY = 100.0  # L2 strength on standardised features (1/C; C = 0.01 led the cross-validation)
 FOLDS = 5
@@ -43,16 +43,11 @@ def with_unrelated(pairs: list[Pair], seed: int = 0) -> list[Pair]:
     different things, which the reader must keep apart too. The labelled sets hold near misses only; fitted on them
     alone, it read "The weather has been really grey this week." / "I finally cleaned out the garage yesterday."
     as one fact (0.87)."""
-    rng = np.random.default_rng(seed)
-    partner: dict[str, Pair] = {}
-    for lang in sorted({p.lang for p in pairs}):
-        group = [p for p in pairs if p.lang == lang]
-        for p, j in zip(group, rng.permutation(len(group)), strict=True):
-            partner[p.id] = group[j]
+    other = partners(pairs, seed)
     out = []
     for p in pairs:
         out.append(p)
-        q = partner[p.id]
+        q = other[p.id]
         if q.old != p.old:
             out.append(Pair(f"{p.id}{UNRELATED}{q.id}", p.lang, "distinct", p.old, q.new))
     return out

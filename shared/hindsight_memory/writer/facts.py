@@ -46,9 +46,15 @@ class Verdict:
 CHANGE_OVERLAP = 1 / 3  # share of the shorter statement's content words (numbers aside) the other must hold
 
 
+# Chinese units of a date: shared, they say two statements both hold a date, not one subject ("信用卡每个月都全额还款"
+# / "搬家定在8月17号" shared only 月 and read as a change of one thing; 号 is also a number: 手机号; 点 and 分 are in
+# too many words)
+_CALENDAR_ZH = frozenset("年月日")
+
+
 def _overlap(old: Statement, new: Statement) -> float:
-    a = {w for w in old.words if not w.startswith("#")}
-    b = {w for w in new.words if not w.startswith("#")}
+    a = {w for w in old.words if not w.startswith("#") and w not in _CALENDAR_ZH}
+    b = {w for w in new.words if not w.startswith("#") and w not in _CALENDAR_ZH}
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
