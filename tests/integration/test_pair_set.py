@@ -60,28 +60,11 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     assert tune.duplicates_merged >= 0.70 and blind.duplicates_merged >= 0.88, (tune, blind)
     assert tune.updates_superseded >= 0.73 and blind.updates_superseded >= 0.90, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.02
-    # The third set, scored on arrival (2026-12-04): duplicates 0.709, updates 0.925, wrong merge 0.5%, wrong
-    # supersede 0.9%; duplicates 0.745 once durations and asides were read, 0.800 with the learned reader (README).
-    second = by_group["blind-2"]
-    assert second.duplicates_merged >= 0.79 and second.updates_superseded >= 0.93, second
-    assert second.wrong_merge <= 0.02 and second.wrong_supersede <= 0.02, second
-    # The fourth, scored on arrival the same day: duplicates 0.773, updates 0.788, wrong merge 1.1%, wrong supersede
-    # 0.5%; updates 0.862 and no wrong merge once titles, transfers, diets and partners were read; duplicates 0.836
-    # with the learned reader (README).
-    third = by_group["blind-3"]
-    assert third.duplicates_merged >= 0.82 and third.updates_superseded >= 0.85, third
-    assert third.wrong_merge <= 0.02 and third.wrong_supersede <= 0.02, third
-    # The fifth, scored on arrival the same day without and with the learned reader: duplicates 0.591 -> 0.764
-    # (0.773 refitted with unrelated pairs), updates 0.650 both, wrong merge 0% -> 0.5% (one update, "Pronouns: he/him" / "... they/them"), wrong supersede
-    # 0.9% (README).
-    fourth = by_group["blind-4"]
-    assert fourth.duplicates_merged >= 0.76 and fourth.updates_superseded >= 0.64, fourth
-    assert fourth.wrong_merge <= 0.02 and fourth.wrong_supersede <= 0.02, fourth
-    # The sixth, asked for the words of real chat and notes, on arrival: duplicates 0.491 -> 0.700 with the learned
-    # reader (0.673 refitted with unrelated pairs), updates 0.625, wrong merge 0%, wrong supersede 0.9% (README).
-    fifth = by_group["blind-5"]
-    assert fifth.duplicates_merged >= 0.66 and fifth.updates_superseded >= 0.61, fifth
-    assert fifth.wrong_merge <= 0.02 and fifth.wrong_supersede <= 0.02, fifth
+    # The sets written later by other agents, each scored on arrival (README): (duplicates, updates) floors.
+    for group, (duplicates, updates) in SEPARATE_FLOORS.items():
+        s = by_group[group]
+        assert s.duplicates_merged >= duplicates and s.updates_superseded >= updates, s
+        assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
     # Statements about unrelated things, paired at random from those sets' texts (600 pairs). The learned reader's
     # first fit, on near misses alone, merged some (README). Measured 2026-12-04: one merged, which chance made one
     # fact (我喝咖啡不加糖 / 我爱喝不加糖的美式), none superseded (one was, until a shared 月 stopped counting).
@@ -89,3 +72,18 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     assert unrelated.n == 600 and unrelated.wrong_merge <= 0.004 and unrelated.wrong_supersede <= 0.002, (
         unrelated
     )
+
+
+# Measured 2026-12-04 (README). blind-2 on arrival: duplicates 0.709, updates 0.925, wrong merge 0.5%, wrong
+# supersede 0.9%; duplicates 0.745 once durations and asides were read, 0.800 with the learned reader. blind-3 on
+# arrival: 0.773 / 0.788 / 1.1% / 0.5%; updates 0.862 and no wrong merge once titles, transfers, diets and partners
+# were read; duplicates 0.836 with the reader. blind-4 on arrival, without and with the reader: duplicates 0.591 ->
+# 0.764 (0.773 refitted with unrelated pairs), updates 0.650, wrong merge 0% -> 0.5% (one update, "Pronouns:
+# he/him" / "... they/them"), wrong supersede 0.9%. blind-5 (the words of real chat and notes): duplicates 0.491 ->
+# 0.700 (0.673 refitted), updates 0.625, wrong merge 0%, wrong supersede 0.9%.
+SEPARATE_FLOORS = {
+    "blind-2": (0.79, 0.93),
+    "blind-3": (0.82, 0.85),
+    "blind-4": (0.76, 0.64),
+    "blind-5": (0.66, 0.61),
+}
