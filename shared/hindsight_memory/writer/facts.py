@@ -26,7 +26,8 @@ from .clock import clock_fold, on_the_clock
 from .frames import TOKEN, new_count, tagged
 from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
 from .names import named_person
-from .reworded import DEICTIC, SOFT_CHANGES, reworded
+from .reworded import ALSO, DEICTIC, SOFT_CHANGES, reworded
+from .speakers import about_the_speaker, same_speaker
 from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 from .thresholds import Thresholds, thresholds_for
 
@@ -240,15 +241,20 @@ def _someone_else(old: Statement, new: Statement) -> bool:
     return not ((not b and named_person(old.text, new.text)) or (not a and named_person(new.text, old.text)))
 
 
+def _other_value(old: Statement, new: Statement, same_slot: bool) -> bool:
+    """One slot named on both sides ("微信头像", "GitHub handle") given values with no word in common (一只橘猫 /
+    一张海边日落照): another value of it, however close the sentences read."""
+    if not (same_slot and old.slot and new.slot):
+        return False
+    key = set(statement(old.slot).words) | set(statement(new.slot).words)
+    a, b = (set(s.words) - key for s in (old, new))
+    return bool(a and b and not a & b)
+
+
 def _spouse(a: frozenset[str], b: frozenset[str]) -> bool:
     """爱人, 配偶 name a wife or a husband: "我老婆叫李娜" / "我爱人叫李娜" are one person."""
     rest = a - {"spouse"}
     return rest != a and any(b == rest | {one} for one in ("wife", "husband"))
-
-
-def _same_speaker(a: str, b: str) -> bool:
-    """A statement with no speaker is the user's: "user: I like tea" and "I like tea" are one person's."""
-    return a == b or {a, b} <= {"", "user", "用户"}
 
 
 def _slot(slot: str) -> str:
@@ -300,8 +306,11 @@ def relate(
     query-side embeddings, asked for only when a swapped word is all that differs; `learned()`: the learned
     reader's probability that the two are one fact (writer/learned.py), asked for only where the rules see
     neither a sign of another fact nor a rewording."""
-    if not _same_speaker(old.speaker, new.speaker):
-        return Verdict("distinct", "said by someone else")
+    if not same_speaker(old.speaker, new.speaker):
+        said = about_the_speaker(old, new)
+        if said is None:
+            return Verdict("distinct", "said by someone else")
+        old, new = said
     if old.entities and new.entities and not old.entities & new.entities:
         return Verdict("distinct", "about other entities")
     verdict = _relate(old, new, cosine, th, sharper, learned)
@@ -339,7 +348,9 @@ def _relate(
     announced = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
     negation_changed = old.negated != new.negated
     other_person = _someone_else(old, new)
-    if not (numbers_changed or negation_changed or turned or other_person):
+    if not (
+        numbers_changed or negation_changed or turned or other_person or _other_value(old, new, same_slot)
+    ):
         same = reworded(old, new, th, sharper, announced)
         if same is not None:
             return Verdict("duplicate", *same)
@@ -368,6 +379,9 @@ def _relate(
         # 搬到) in a sentence that shares few content words with the old one is news about something else.
         # Kept apart, both stay recallable; a wrong supersede would hide a true fact.
         return Verdict("distinct", "a change of something else: few words in common")
+    if not (same_slot or negation_changed) and ALSO.search(new.body) and not ALSO.search(old.body):
+        # "小雅会弹吉他" / "小雅：我最近也在学钢琴，吉他还在弹": one more thing, the old one still true
+        return Verdict("distinct", "one more thing, said with also")
     if len(gone) > 3 and not (announced or same_slot):
         return Verdict("distinct", "too much differs")
     return Verdict("update", "announced change" if announced else "new value for the same slot")

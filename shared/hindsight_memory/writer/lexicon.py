@@ -167,6 +167,9 @@ CONTRASTS_EN = _kinds(
     "daily weekly monthly yearly|annual",
     "day|days week|weeks month|months year|years",
     "dog|dogs|puppy cat|cats|kitten rabbit|rabbits|bunny hamster|hamsters",
+    "red orange yellow green blue purple black white grey|gray pink brown",
+    "spring summer autumn|fall winter",
+    "bike|bicycle motorcycle|motorbike scooter car",
 )
 CONTRASTS_ZH = _kinds(
     "工作日 周末",
@@ -185,6 +188,9 @@ CONTRASTS_ZH = _kinds(
     "花呗 借呗",
     "栋 楼",
     "狗 猫 兔 仓鼠",
+    "红色 橙色 黄色 绿色 蓝色 紫色 黑色 白色 灰色 粉色 棕色",
+    "春天|春季 夏天|夏季 秋天|秋季 冬天|冬季",
+    "自行车|单车 电动车|电瓶车 摩托车 汽车|轿车",
 )
 
 # Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
@@ -275,14 +281,14 @@ CHANGE_EN = re.compile(
     r"promoted|demoted|retired|graduated|hired|"
     # a time from which the value holds ("as of this week", "from next month", "starting Monday")
     r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"
-    r"going forward|from here on|(?:i )?meant|my (?:mistake|bad)|slipped|slid|cancell?ed|went with|down to|reassigned|took over|"
+    r"going forward|from here on|change of plans?|(?:i )?meant|my (?:mistake|bad)|slipped|slid|cancell?ed|went with|down to|reassigned|took over|"
     # a past habit or state ("I used to work at Google"), not a tool's use ("is used to deploy", "I'm used to it")
     r"(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )(?<!am )(?<!get )(?<!got )used to)\b",
     re.IGNORECASE,
 )
 CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|调去|调往|调成|看完|读完|分手|升级到|升级|"
-    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|改签|改期|提高到|降低到|搬回|搬去|转给|升任|最近|开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|卖了|取消"
+    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|改签|改期|提高到|降低到|搬回|搬去|转给|升任|最近|(?<![\d点半分刻:：零一二三四五六七八九十两])开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|辞职|辞了|卖了|取消"
 )
 
 # Change words that say a fact ended ("the meeting on Monday was cancelled", 我不再吃素): said of the same words,

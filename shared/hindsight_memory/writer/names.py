@@ -219,6 +219,13 @@ _TO_NAME = frozenset("s name is named called the".split())
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+# Words shaped like a name by 小/老/阿 (老王, 小李) that are common words: 老家 (hometown), 小区, 阿姨...
+_ZH_COMMON = frozenset(
+    "老家 老师 老板 老公 老婆 老妈 老爸 老人 老大 老友 老乡 老总 老外 老年 老式 小孩 小时 小区 小学 小姐 小说 小吃 小狗 小猫 "
+    "小组 阿姨".split()
+)
+
+
 def named_person(text: str, other: str) -> bool:
     """Whether `text` gives a relation the name of someone `other` names too ("Daughter Maya has swim practice" /
     "Maya swims Tue & Thu", 女儿朵朵 / 朵朵): then "daughter" names no one else, it says who Maya is."""
@@ -229,6 +236,7 @@ def named_person(text: str, other: str) -> bool:
                 name = text[at + len(word) :].removeprefix("是")[:2]
                 # a name: a surname first (李静, 小王) or a doubled character (朵朵); 妹妹在学 is no name
                 named = len(name) == 2 and (name[0] in ZH_SURNAMES + "小老阿" or name[0] == name[1])
+                named = named and name not in _ZH_COMMON  # 我老婆老家...: 老家 is a place, not 老X
                 if named and has_cjk(name) and name in other:
                     return True
         return False

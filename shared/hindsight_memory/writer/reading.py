@@ -9,6 +9,7 @@ from functools import lru_cache
 from ..text import has_cjk
 from .lexicon import READ_AS
 from .names import spelled_like
+from .speakers import one_person
 from .statements import _read
 
 # "user" where it names a thing, not the person ("the user table", 用户表)
@@ -96,6 +97,7 @@ _PREFERENCE_KEY = re.compile(
 
 def readings(a: str, b: str) -> tuple[str, str]:
     """What the sharper look reads of two texts side by side: each one's reading, a short form the other spells
-    out written as there ("I'm on CET" beside "Central European Time")."""
-    a, b = a[:READING_CHARS], b[:READING_CHARS]  # what reading() reads of each
+    out written as there ("I'm on CET" beside "Central European Time"), and a named speaker's words beside a note
+    about them told by one person (below)."""
+    a, b = one_person(a[:READING_CHARS], b[:READING_CHARS])  # what reading() reads of each
     return reading(spelled_like(a, b)), reading(spelled_like(b, a))

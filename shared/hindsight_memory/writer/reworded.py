@@ -48,7 +48,7 @@ def reworded(
         return "same content words", False
     values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
     values |= _contrasted(old, new, lost, put)
-    values |= _counts_other_things(old, new)
+    values |= _counts_other_things(old, new) or _codes_swapped(lost, put)
     values |= _called_otherwise(old, new)
     values |= bool(set(_TITLE.findall(new.body)) - set(_TITLE.findall(old.body)))  # 《活着》 after 《三体》
     # A word put in front of everything both share narrows what the statement is about: "the old API key",
@@ -75,7 +75,7 @@ def reworded(
     # unless the only change word is one that also just describes the present (最近, 现在: "these days").
     news = announced and not new.changes <= SOFT_CHANGES
     # "also", 也: the same said of one more thing (腾讯视频会员绑的也是我的手机号), not the same fact again
-    another = bool(_ALSO.search(new.body)) and not _ALSO.search(old.body)
+    another = bool(ALSO.search(new.body)) and not ALSO.search(old.body)
     # One more item in a list ("allergic to peanuts" / "to peanuts and shellfish"): merged, the new item would be
     # lost from recall; kept apart, both are found.
     another |= not lost and (_grown(old, new, put) or _appended(old, new, put))
@@ -167,7 +167,7 @@ def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Count
     return bool(flags) and all(f in ("v", "vd", "d", "ad") for f in flags)
 
 
-_ALSO = re.compile(r"\b(?:also|as well)\b|,\s*too\b|\btoo\s*[.!]?\s*$|也(?!许)|同样", re.IGNORECASE)
+ALSO = re.compile(r"\b(?:also|as well)\b|,\s*too\b|\btoo\s*[.!]?\s*$|也(?!许)|同样", re.IGNORECASE)
 _AND = re.compile(r"\b(?:and|or|plus|as well as|along with)\b|[&,，、]|和|与|及|以及|还有|跟", re.IGNORECASE)
 
 
@@ -334,3 +334,13 @@ def _code(word: str) -> bool:
 def _is_value(word: str) -> bool:
     """Numbers, codes, addresses, versions: never a synonym of anything."""
     return word.startswith("#") or any(ch.isdigit() or ch in "@./" for ch in word)
+
+
+def _codes_swapped(lost: set[str], put: set[str]) -> bool:
+    """A name written as code ("tf-state-eu", order_prod) in place of another: two values. One side only
+    (订单服务 / order-service) may be the same thing named in another language."""
+    return any(_code_name(w) for w in lost) and any(_code_name(w) for w in put)
+
+
+def _code_name(word: str) -> bool:
+    return "-" in word or "_" in word

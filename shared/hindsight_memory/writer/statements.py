@@ -222,6 +222,8 @@ def _en_parts(w: str) -> list[str]:
     m = _NUM_UNIT.match(w)
     if m:
         return [f"#{m.group(1).replace(',', '')}", m.group(2)]
+    if _CODE_NAME.fullmatch(w):  # "tf-state-eu", "order_prod": a name as written, a value like a number
+        return [w]
     if "-" in w and all(p.isalpha() for p in w.split("-")):
         parts = w.split("-")
         if min(len(p) for p in parts) <= 2:  # one word written with a hyphen: "wi-fi", "e-mail", "x-ray"
@@ -232,6 +234,12 @@ def _en_parts(w: str) -> list[str]:
     return [_SAME_STEM.get(stem, stem)]
 
 
+# An identifier: words joined by "_", or three or more by "-" with no small word among them ("up-to-date",
+# "mother-in-law" are prose).
+_CODE_NAME = re.compile(
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|(?![a-z-]*-(?:to|of|in|on|the|a|by|and|or)(?:-|$))[a-z]+(?:-[a-z0-9]+){2,}"
+)
+_HYPHENATED = frozenset("wi-fi e-mail x-ray t-shirt e-book e-bike hi-fi k-pop co-op check-in".split())
 _SAME_STEM = {"birth": "born", "birthd": "born"}  # "date of birth", "birthday": when one was born
 
 
@@ -286,7 +294,9 @@ def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
             numbers.add(str(value))
             parts = [f"#{value}"]
         elif re.fullmatch(r"[a-z0-9]", t[0], re.IGNORECASE):
-            parts = _en_parts(t.casefold())
+            # Latin words joined by "-" or "_" inside Chinese name a thing as written (order-prod, xm-code)
+            code = re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", t, re.I) and t.casefold() not in _HYPHENATED
+            parts = [t.casefold()] if code else _en_parts(t.casefold())
         elif t in _ZH_DIRECTIONS and not _ZH_NOT_DIRECTION.match(text, m.start()):
             marker = t
             continue
