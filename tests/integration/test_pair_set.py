@@ -27,12 +27,12 @@ def test_the_pair_set_is_large_bilingual_and_balanced():
             group = [p for p in own if p.lang == lang and p.label == label]
             assert len(group) >= 50
             assert abs(sum(p.split == "fit" for p in group) - len(group) / 2) <= 1
-            for split in ("tune", "blind", "blind-2", "blind-3", "blind-4", "blind-5"):
+            for split in ("tune", "blind", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7"):
                 assert sum(p.split == split and p.lang == lang and p.label == label for p in pairs) >= 16
 
 
-# 4,112 pairs through the real writer take minutes: on a loaded machine more than the default 300 s (2026-12-03).
-@pytest.mark.timeout(900)
+# 4,712 pairs through the real writer take minutes: on a loaded machine more than the default 300 s (2026-12-03).
+@pytest.mark.timeout(1200)
 def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # Of the tune set, every other pair of each batch (odd numbers): half the time of the whole set;
     # `hindsight bench` scores the whole set (README).
@@ -80,10 +80,15 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
 # were read; duplicates 0.836 with the reader. blind-4 on arrival, without and with the reader: duplicates 0.591 ->
 # 0.764 (0.773 refitted with unrelated pairs), updates 0.650, wrong merge 0% -> 0.5% (one update, "Pronouns:
 # he/him" / "... they/them"), wrong supersede 0.9%. blind-5 (the words of real chat and notes): duplicates 0.491 ->
-# 0.700 (0.673 refitted), updates 0.625, wrong merge 0%, wrong supersede 0.9%.
+# 0.700 (0.673 refitted), updates 0.625, wrong merge 0%, wrong supersede 0.9%. blind-6 (what an agent keeps) on
+# arrival: 0.727 / 0.675 / 3.7% / 0%, then 0.727 / 0.712 / 1.1% / 0.5% once code names, a slot's other value, colours
+# and vehicles were read; blind-7 (friends' chat, "Name: ...") on arrival 0.527 / 0.362 / 3.7% / 1.4%, then 0.800 /
+# 0.450 / 1.6% / 0.9% once a named speaker's words and a note about them were read as one person's.
 SEPARATE_FLOORS = {
     "blind-2": (0.79, 0.93),
     "blind-3": (0.82, 0.85),
     "blind-4": (0.76, 0.64),
     "blind-5": (0.66, 0.61),
+    "blind-6": (0.71, 0.70),
+    "blind-7": (0.78, 0.43),
 }

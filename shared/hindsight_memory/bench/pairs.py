@@ -33,8 +33,23 @@ BLIND2_FILE = Path(__file__).with_name("pairs_blind2.jsonl")
 BLIND3_FILE = Path(__file__).with_name("pairs_blind3.jsonl")  # 300 more, written and scored the same way
 BLIND4_FILE = Path(__file__).with_name("pairs_blind4.jsonl")  # and 300 more, the same way
 BLIND5_FILE = Path(__file__).with_name("pairs_blind5.jsonl")  # and 300 more, asked for the words of real chat
+BLIND6_FILE = Path(__file__).with_name("pairs_blind6.jsonl")  # and 300 of what an agent keeps (2026-12-04)
+BLIND7_FILE = Path(__file__).with_name(
+    "pairs_blind7.jsonl"
+)  # and 300 of friends' chat over months, "Name: ..."
 # the sets written by other agents, by the letter before their ids' numbers
-SEPARATE_SETS = {"t": "tune", "b": "blind", "c": "blind-2", "d": "blind-3", "e": "blind-4", "f": "blind-5"}
+SEPARATE_SETS = {
+    "t": "tune",
+    "b": "blind",
+    "c": "blind-2",
+    "d": "blind-3",
+    "e": "blind-4",
+    "f": "blind-5",
+    "g": "blind-6",
+    "h": "blind-7",
+}
+# the sets the unrelated pairs are drawn from (fixed, so that later sets leave them as they were)
+UNRELATED_FROM = ("blind", "blind-2", "blind-3", "blind-4", "blind-5")
 UNRELATED = "unrelated"  # pairs made of two labelled pairs' texts (`unrelated_pairs`), ids `...-uNNN`
 SPLITS = ("fit", "held-out", *SEPARATE_SETS.values(), UNRELATED)
 LABELS = ("duplicate", "update", "distinct")
@@ -67,7 +82,17 @@ def load_pairs(*paths: Path) -> list[Pair]:
     lines = [
         line
         for path in paths
-        or (PAIRS_FILE, TUNE_FILE, BLIND_FILE, BLIND2_FILE, BLIND3_FILE, BLIND4_FILE, BLIND5_FILE)
+        or (
+            PAIRS_FILE,
+            TUNE_FILE,
+            BLIND_FILE,
+            BLIND2_FILE,
+            BLIND3_FILE,
+            BLIND4_FILE,
+            BLIND5_FILE,
+            BLIND6_FILE,
+            BLIND7_FILE,
+        )
         for line in path.read_text(encoding="utf-8").splitlines()
     ]
     for line in lines:
@@ -101,7 +126,7 @@ def unrelated_pair(p: Pair, other: Pair, index: int) -> Pair:
 def unrelated_pairs(pairs: list[Pair], per_language: int = 300, seed: int = 1) -> list[Pair]:
     """Distinct pairs of statements about unrelated things, from the separately written sets' texts: the labelled
     sets hold near misses only, and a reader fitted on them alone merged unrelated statements (README)."""
-    source = [p for p in pairs if p.split in SEPARATE_SETS.values() and p.split != "tune"]
+    source = [p for p in pairs if p.split in UNRELATED_FROM]
     other = partners(source, seed)
     out = []
     for lang in sorted({p.lang for p in source}):
