@@ -1492,8 +1492,8 @@ def test_what_is_left_of_something_announces_no_change() -> None:
         ("工作日早上6点起床。", "周一到周五早上6点起床。", 0.96, 0.96, "duplicate"),
         ("我3月15日去成都出差。", "我三月十五号去成都出差。", 0.96, 0.96, "duplicate"),
         ("支付服务的超时时间是30秒。", "支付服务的超时时间是半分钟。", 0.96, 0.96, "duplicate"),
-        # and another value is never the same fact (without a slot or a word of change, both are kept)
-        ("Dog Rufus is a 4-year-old beagle.", "Rufus (dog): beagle, age 5.", 0.96, 0.96, "distinct"),
+        # and another value is never the same fact: here a new one, the same words with another number
+        ("Dog Rufus is a 4-year-old beagle.", "Rufus (dog): beagle, age 5.", 0.96, 0.96, "update"),
     ],
 )
 def test_values_and_person_slots_read_in_one_form(old, new, cosine, sharper, relation):
@@ -1596,3 +1596,26 @@ def test_a_time_then_kaishi_says_when_not_that_it_changed() -> None:
     assert not statement("九点开始开会").changes
     assert statement("从下个月开始涨房租").changes
     assert statement("婉婷辞了律所的工作").changes
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # the same words, another number: a new value of the one thing they say, no change word needed
+        ("月薪两万", "月薪两万五", "update"),
+        ("User's phone number ends in 4412.", "user's phone number ends in 7730", "update"),
+        ("The API server listens on port 8080.", "The API server listens on port 9000.", "update"),
+        # a number naming which one, a weekday of a schedule, or "again": another thing, both true
+        ("Room 101 has a projector.", "Room 102 has a projector.", "distinct"),
+        ("The v1 API of user's app is deprecated.", "The v2 API of user's app is deprecated.", "distinct"),
+        ("我每周五在家办公。", "我每周一在家办公。", "distinct"),
+        ("I walk the dog at 7 AM.", "I walk the dog again at 6 PM.", "distinct"),
+        (
+            "Flight to Lisbon: TP 1357",
+            "Lisbon flight: TP 1361",
+            "distinct",
+        ),  # a number after a name: Flight 432
+    ],
+)
+def test_another_number_in_the_same_words(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.95, sharper=0.95) == relation

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .clock import clock_fold, on_the_clock
-from .frames import TOKEN, new_count, tagged
+from .frames import TOKEN, new_count, new_number, tagged
 from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
 from .names import named_person
 from .reworded import ALSO, DEICTIC, SOFT_CHANGES, reworded
@@ -366,6 +366,8 @@ def _relate(
     if not (announced or same_slot):
         if numbers_changed and new_count(old, new):
             return Verdict("update", "a new count of the same things")
+        if numbers_changed and not (negation_changed or turned) and new_number(old, new):
+            return Verdict("update", "another number in the same words")
         if numbers_changed and _new_version(old, new):
             return Verdict("update", "a new version of the same software")
         # No sign of another fact or of a change, and no rewording the rules can see ("We run Postgres 15
