@@ -1619,3 +1619,15 @@ def test_a_time_then_kaishi_says_when_not_that_it_changed() -> None:
 )
 def test_another_number_in_the_same_words(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.95, sharper=0.95) == relation
+
+
+def test_a_name_after_a_label_is_another_person_not_part_of_the_label() -> None:
+    # "Caroline: Melanie ..." names two people; read as one run of a name, Melanie was "explained" by Caroline
+    assert (
+        decide("Caroline: Melanie moved to Denver.", "Caroline moved to Denver.", 0.952, 0.96) != "duplicate"
+    )
+    told = ("Melanie: Caroline took the kids camping last week", "Melanie took her kids camping.")
+    assert decide(*told, cosine=0.909, sharper=0.95) != "duplicate"
+    # her own words, said of herself: one fact
+    own = ("Melanie: we took the kids camping last week", "Melanie took her kids camping.")
+    assert decide(*own, cosine=0.916, sharper=0.95) == "duplicate"

@@ -70,7 +70,12 @@ def _vocab(text: str) -> _Vocab:
         if len(w) >= 5:
             by_five.setdefault(w[:5], []).append(w)
     raw = EN_WORD.findall(text)
-    runs = _runs(raw, lambda w: w[0].isupper() and w != "I")
+    # a run of a name's words ends at punctuation: "Caroline: Melanie moved" names two people
+    runs = [
+        r
+        for part in _BREAK.split(text)
+        for r in _runs(EN_WORD.findall(part), lambda w: w[0].isupper() and w != "I")
+    ]
     return _Vocab(
         words=frozenset(words),
         by_five={k: tuple(v) for k, v in by_five.items()},
@@ -131,6 +136,11 @@ def _spelled_out(s: Statement, other: _Vocab) -> set[str]:
 
 
 ACRONYM_WORDS = 5  # an acronym spells out at most this many words (the capitals it is read from: 2-5 letters)
+
+
+# what ends a run: a label's colon ("Caroline: Melanie ..."); not a comma ("Tucson, Arizona" is one place) nor a
+# full stop (the next sentence's first word is capitalised as no name is)
+_BREAK = re.compile(r"[:;：；]")
 
 
 def _runs(words: list[str], in_name: Callable[[str], bool]) -> list[list[str]]:
