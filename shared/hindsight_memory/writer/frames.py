@@ -194,7 +194,9 @@ def new_count(old: Statement, new: Statement) -> bool:
 # weekly schedule (周五 / 周一: both may hold): the same words with another such number are another thing.
 _WHICH_ONE = re.compile(
     r"\b(?:room|v|version|floor|q|level|building|suite|gate|terminal|sprint|season|chapter|part|phase|step|stage"
-    r"|episode|day|week)\s*#?\d+|第[一二三四五六七八九十\d]+|[一二三四五六七八九十\d]+(?:楼|层|会议室|季度|期|号线)"
+    r"|episode|day|week|ticket|issue|pr|order|invoice|case|bug|incident|build|job|task|table|seat|row|apartment|apt"
+    r"|unit|lot|bus|line|route|platform|channel|lane|zone|exit)\s*#?\d+|#\s*\d+|第[一二三四五六七八九十\d]+"
+    r"|[一二三四五六七八九十\d]+号?(?:楼|层|会议室|季度|期|线|门|床|桌|房|车厢|站台)"
     r"|(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b",
     re.IGNORECASE,
 )
