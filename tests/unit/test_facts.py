@@ -1630,3 +1630,19 @@ def test_a_name_after_a_label_is_another_person_not_part_of_the_label() -> None:
     # her own words, said of herself: one fact
     own = ("Melanie: we took the kids camping last week", "Melanie took her kids camping.")
     assert decide(*own, cosine=0.916, sharper=0.95) == "duplicate"
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # a word for someone that another names more closely: one person
+        ("My parents live in Manchester.", "User's mom and dad are in Manchester.", "duplicate"),
+        ("User's daughter Mila is allergic to penicillin.", "my kid Mila can't take penicillin", "duplicate"),
+        ("老婆生日：农历八月初六", "媳妇过农历生日，八月初六", "duplicate"),
+        # and never the other way round, nor one for another
+        ("My parents live in Ohio.", "My mom lives in Ohio.", "distinct"),
+        ("My son plays soccer on Saturdays.", "My daughter plays soccer on Saturdays.", "distinct"),
+    ],
+)
+def test_a_person_named_more_closely_is_the_same_person(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.975) == relation

@@ -236,7 +236,7 @@ def _someone_else(old: Statement, new: Statement) -> bool:
     """Whether one statement names someone the other does not ("Sam" / "Sam's wife"); not when one gives the
     relation a name the other names too ("My manager is Dana" / "I report to Dana")."""
     a, b = _people(old), _people(new)
-    if a == b or _spouse(a, b) or _spouse(b, a):
+    if a == b or _one_of(a, b) or _one_of(b, a):
         return False
     return not ((not b and named_person(old.text, new.text)) or (not a and named_person(new.text, old.text)))
 
@@ -251,10 +251,23 @@ def _other_value(old: Statement, new: Statement, same_slot: bool) -> bool:
     return bool(a and b and not a & b)
 
 
-def _spouse(a: frozenset[str], b: frozenset[str]) -> bool:
-    """爱人, 配偶 name a wife or a husband: "我老婆叫李娜" / "我爱人叫李娜" are one person."""
-    rest = a - {"spouse"}
-    return rest != a and any(b == rest | {one} for one in ("wife", "husband"))
+# A word for someone that another names more closely: 爱人 a wife or a husband ("我老婆叫李娜" / "我爱人叫李娜"), a
+# kid a son or a daughter ("daughter Mila" / "my kid Mila"), the parents a mother and a father ("my parents" / "mom
+# and dad").
+_NAMED_MORE_CLOSELY = {
+    "spouse": ({"wife"}, {"husband"}),
+    "partner": ({"wife"}, {"husband"}, {"spouse"}),
+    "child": ({"son"}, {"daughter"}),
+    "parent": ({"mother", "father"},),
+}
+
+
+def _one_of(a: frozenset[str], b: frozenset[str]) -> bool:
+    for general, closer in _NAMED_MORE_CLOSELY.items():
+        rest = a - {general}
+        if rest != a and any(b == rest | one for one in closer):
+            return True
+    return False
 
 
 def _slot(slot: str) -> str:

@@ -234,13 +234,13 @@ ZH_SYNONYMS = {
 OTHER_PERSON = {
     w: group.split()[0]
     for group in (
-        "wife 妻子 老婆",
+        "wife 妻子 老婆 媳妇",
         "husband 丈夫 老公",
-        "partner 对象",
+        "partner 对象 另一半 我家那位",
         "spouse 爱人 配偶",
         "son 儿子",
         "daughter 女儿 闺女",
-        "child children kid kids 孩子 孩子们",
+        "child children kid kids 孩子 孩子们 小孩 娃",
         "mother mom mum 妈妈 母亲 我妈 老妈",
         "father dad 爸爸 父亲 我爸 老爸",
         "brother",
