@@ -2,9 +2,10 @@
 
 import pytest
 
-from hindsight_memory.writer.facts import Thresholds, _people, relate, statement
+from hindsight_memory.writer.facts import Thresholds, relate, statement
 from hindsight_memory.writer.frames import in_place
 from hindsight_memory.writer.names import names_differ as _names_differ
+from hindsight_memory.writer.people import people as _people
 from hindsight_memory.writer.reading import first_person, reading, readings
 from hindsight_memory.writer.thresholds import _FITTED
 from hindsight_memory.writer.zh_numerals import zh_number as _zh_number

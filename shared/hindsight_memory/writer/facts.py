@@ -24,8 +24,7 @@ from typing import Literal
 
 from .clock import clock_fold, on_the_clock
 from .frames import TOKEN, new_count, new_number, tagged
-from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
-from .names import named_person
+from .people import someone_else
 from .reworded import ALSO, DEICTIC, SOFT_CHANGES, reworded
 from .speakers import about_the_speaker, same_speaker
 from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
@@ -160,13 +159,6 @@ _ME = {"i": "i", "me": "i", "my": "i", "mine": "i", "user": "i"}
 _THEIRS = dict.fromkeys(("his", "her", "their", "its"), "theirs")
 
 
-_THING_MANAGER = re.compile(
-    r"\b(?:package|password|file|window|task|resource|download|display|version)\s+manager\b"
-    # a team's meeting is one the user attends: "Team standup is at 9:30" / "Daily standup: 9:30"
-    r"|\bteam(?: poss)?\s+(?:standup|stand-up|meeting|sync|retro|retrospective|lunch|offsite|chat|channel)s?\b"
-)
-
-
 # Software whose number after its name is its version: "Prod runs Postgres 14" / "Prod runs Postgres 16".
 _SOFTWARE = frozenset(
     _stem(w)
@@ -213,34 +205,6 @@ _FROM_THEN = re.compile(
 )
 
 
-def _people(s: Statement) -> frozenset[str]:
-    """The words naming someone else in a statement ('wife', '妹妹'...)."""
-    if s.cjk:
-        found, text = set(), s.text
-        for w in OTHER_PERSON_ZH:
-            if w in text:
-                found.add(OTHER_PERSON[w])
-                text = text.replace(w, " ")
-        return frozenset(found)
-    text = _THING_MANAGER.sub(" ", s.body.casefold())  # a package manager is no person
-    in_law = set(_IN_LAW.findall(text))  # a mother-in-law is not the mother
-    words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", _IN_LAW.sub(" ", text))]  # "mgr" is the manager
-    found = {OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON}
-    return frozenset(found | in_law)
-
-
-_IN_LAW = re.compile(r"\b[a-z]+-in-laws?\b")
-
-
-def _someone_else(old: Statement, new: Statement) -> bool:
-    """Whether one statement names someone the other does not ("Sam" / "Sam's wife"); not when one gives the
-    relation a name the other names too ("My manager is Dana" / "I report to Dana")."""
-    a, b = _people(old), _people(new)
-    if a == b or _one_of(a, b) or _one_of(b, a):
-        return False
-    return not ((not b and named_person(old.text, new.text)) or (not a and named_person(new.text, old.text)))
-
-
 def _other_value(old: Statement, new: Statement, same_slot: bool) -> bool:
     """One slot named on both sides ("微信头像", "GitHub handle") given values with no word in common (一只橘猫 /
     一张海边日落照): another value of it, however close the sentences read."""
@@ -249,25 +213,6 @@ def _other_value(old: Statement, new: Statement, same_slot: bool) -> bool:
     key = set(statement(old.slot).words) | set(statement(new.slot).words)
     a, b = (set(s.words) - key for s in (old, new))
     return bool(a and b and not a & b)
-
-
-# A word for someone that another names more closely: 爱人 a wife or a husband ("我老婆叫李娜" / "我爱人叫李娜"), a
-# kid a son or a daughter ("daughter Mila" / "my kid Mila"), the parents a mother and a father ("my parents" / "mom
-# and dad").
-_NAMED_MORE_CLOSELY = {
-    "spouse": ({"wife"}, {"husband"}),
-    "partner": ({"wife"}, {"husband"}, {"spouse"}),
-    "child": ({"son"}, {"daughter"}),
-    "parent": ({"mother", "father"},),
-}
-
-
-def _one_of(a: frozenset[str], b: frozenset[str]) -> bool:
-    for general, closer in _NAMED_MORE_CLOSELY.items():
-        rest = a - {general}
-        if rest != a and any(b == rest | one for one in closer):
-            return True
-    return False
 
 
 def _slot(slot: str) -> str:
@@ -360,7 +305,7 @@ def _relate(
     # a change word the old statement does not have ("9点半开始" / "改成10点15": 开始 there only says when)
     announced = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
     negation_changed = old.negated != new.negated
-    other_person = _someone_else(old, new)
+    other_person = someone_else(old, new)
     if not (
         numbers_changed or negation_changed or turned or other_person or _other_value(old, new, same_slot)
     ):

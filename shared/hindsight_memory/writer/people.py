@@ -1,0 +1,61 @@
+"""Who a statement is about besides its speaker: the words naming someone else ("wife", "妹妹", "my manager"), and
+whether two statements name the same people, one of them maybe more closely ("my kid Mila" / "daughter Mila")."""
+
+import re
+
+from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
+from .names import named_person
+from .statements import Statement
+
+_THING_MANAGER = re.compile(
+    r"\b(?:package|password|file|window|task|resource|download|display|version)\s+manager\b"
+    # a team's meeting is one the user attends: "Team standup is at 9:30" / "Daily standup: 9:30"
+    r"|\bteam(?: poss)?\s+(?:standup|stand-up|meeting|sync|retro|retrospective|lunch|offsite|chat|channel)s?\b"
+)
+
+
+def people(s: Statement) -> frozenset[str]:
+    """The words naming someone else in a statement ('wife', '妹妹'...)."""
+    if s.cjk:
+        found, text = set(), s.text
+        for w in OTHER_PERSON_ZH:
+            if w in text:
+                found.add(OTHER_PERSON[w])
+                text = text.replace(w, " ")
+        return frozenset(found)
+    text = _THING_MANAGER.sub(" ", s.body.casefold())  # a package manager is no person
+    in_law = set(_IN_LAW.findall(text))  # a mother-in-law is not the mother
+    words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", _IN_LAW.sub(" ", text))]  # "mgr" is the manager
+    found = {OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON}
+    return frozenset(found | in_law)
+
+
+_IN_LAW = re.compile(r"\b[a-z]+-in-laws?\b")
+
+
+def someone_else(old: Statement, new: Statement) -> bool:
+    """Whether one statement names someone the other does not ("Sam" / "Sam's wife"); not when one gives the
+    relation a name the other names too ("My manager is Dana" / "I report to Dana")."""
+    a, b = people(old), people(new)
+    if a == b or _one_of(a, b) or _one_of(b, a):
+        return False
+    return not ((not b and named_person(old.text, new.text)) or (not a and named_person(new.text, old.text)))
+
+
+# A word for someone that another names more closely: 爱人 a wife or a husband ("我老婆叫李娜" / "我爱人叫李娜"), a
+# kid a son or a daughter ("daughter Mila" / "my kid Mila"), the parents a mother and a father ("my parents" / "mom
+# and dad").
+_NAMED_MORE_CLOSELY = {
+    "spouse": ({"wife"}, {"husband"}),
+    "partner": ({"wife"}, {"husband"}, {"spouse"}),
+    "child": ({"son"}, {"daughter"}),
+    "parent": ({"mother", "father"},),
+}
+
+
+def _one_of(a: frozenset[str], b: frozenset[str]) -> bool:
+    for general, closer in _NAMED_MORE_CLOSELY.items():
+        rest = a - {general}
+        if rest != a and any(b == rest | one for one in closer):
+            return True
+    return False
