@@ -1643,6 +1643,7 @@ def test_a_name_after_a_label_is_another_person_not_part_of_the_label() -> None:
         # and never the other way round, nor one for another
         ("My parents live in Ohio.", "My mom lives in Ohio.", "distinct"),
         ("My son plays soccer on Saturdays.", "My daughter plays soccer on Saturdays.", "distinct"),
+        ("我每个月给父母转两千块。", "我每个月给岳父母转两千块。", "distinct"),  # the parents-in-law
     ],
 )
 def test_a_person_named_more_closely_is_the_same_person(old: str, new: str, relation: str) -> None:

@@ -255,6 +255,9 @@ OTHER_PERSON = {
         "neighbour neighbor 邻居",
         "team 团队 我们组 组里 小组",
         "parent 父母 爸妈 我爸妈",
+        "parent-in-law 岳父母 公婆",  # 岳父母 are not the parents
+        "father-in-law 岳父 公公 老丈人",
+        "mother-in-law 岳母 婆婆 丈母娘",
         "grandmother grandma granny 奶奶 外婆 姥姥",
         "grandfather grandpa 爷爷 外公 姥爷",
         "aunt 姑姑 姨妈 舅妈 婶婶",
