@@ -1547,6 +1547,7 @@ def test_a_shared_month_is_no_shared_subject():
         ("Terraform state bucket: tf-state-eu", "Terraform state bucket: tf-state-global", 0.973, 0.971),
         ("我的 Gitee 账号是 xiaoming_code", "Gitee 账号：xm-code", 0.962, 0.965),
         ("我微信头像是一只橘猫", "我微信头像是一张海边日落照", 0.967, 0.942),
+        ("User's GitHub handle: @kwong-dev", "GitHub handle: @kwong", 0.972, 0.975),  # a handle is one name
     ],
 )
 def test_a_slot_given_another_value_is_an_update_however_close_it_reads(
@@ -1560,6 +1561,7 @@ def test_a_code_name_is_a_value_and_prose_hyphens_are_words() -> None:
     assert "order-prod" in statement("k8s 命名空间：order-prod").words
     assert "wi-fi" not in statement("我用 Wi-Fi 上网").words  # a word written with a hyphen, in Chinese too
     assert "mother" in statement("my mother-in-law is up-to-date").words
+    assert statement("GitHub: @rkowalski").words == statement("GitHub: rkowalski").words
     # a code name only on one side may be the other's name in another language: no value swapped
     rename = ("订单服务的MySQL端口是3306。", "order-service 的 MySQL 用的是 3306 端口。")
     assert decide(*rename, cosine=0.95, sharper=0.99) == "duplicate"

@@ -183,7 +183,7 @@ _PRONOUN_ONE = re.compile(
 
 
 def _en_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
-    body = _PRONOUN_ONE.sub(r"\1", body)
+    body = _HANDLE.sub(lambda m: re.sub(r"[.-]", "_", m.group(1)), _PRONOUN_ONE.sub(r"\1", body))
     numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
     out: list[str] = []
     directions: list[tuple[str, str]] = []
@@ -239,6 +239,8 @@ def _en_parts(w: str) -> list[str]:
 _CODE_NAME = re.compile(
     r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|(?![a-z-]*-(?:to|of|in|on|the|a|by|and|or)(?:-|$))[a-z]+(?:-[a-z0-9]+){2,}"
 )
+# a handle ("@kwong-dev"): one name as written, its parts no words of their own ("@kwong" is another handle)
+_HANDLE = re.compile(r"(?<![\w.@])@([a-z0-9][\w.-]*[a-z0-9]|[a-z0-9])", re.IGNORECASE)
 _HYPHENATED = frozenset("wi-fi e-mail x-ray t-shirt e-book e-bike hi-fi k-pop co-op check-in".split())
 _SAME_STEM = {"birth": "born", "birthd": "born"}  # "date of birth", "birthday": when one was born
 
