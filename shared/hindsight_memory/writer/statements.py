@@ -5,6 +5,7 @@ character, since word segmentation varies between rewordings of one sentence."""
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..text import ROLES, STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
 from .lexicon import CHANGE_EN, CHANGE_ZH, EN_OPPOSITE, LEAD_IN, READ_AS, ZH_QUALITIES, ZH_SYNONYMS
@@ -137,6 +138,8 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
     )
 
 
+# cached: the sharper reading of a pair reads each text again (speakers.one_person, reading.reading)
+@lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[str, str, str, bool]:
     """The text normalised, its speaker, its body and whether it is Chinese. Contractions expanded ("can't" -> "can
     not") and negated qualities read as their opposites, once: the words, the negation and the change words of a
