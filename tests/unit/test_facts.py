@@ -1653,3 +1653,9 @@ def test_a_name_after_a_label_is_another_person_not_part_of_the_label() -> None:
 )
 def test_a_person_named_more_closely_is_the_same_person(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.96, sharper=0.975) == relation
+
+
+def test_a_speakers_name_is_no_word_in_common_for_a_change() -> None:
+    # found storing over REST: Caroline's news of Melanie superseded what Melanie said of her painting
+    said = ("Melanie: I've been painting sunsets lately", "Caroline: Melanie moved to Denver.")
+    assert decide(*said, cosine=0.9, sharper=0.9) == "distinct"

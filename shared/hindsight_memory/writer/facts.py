@@ -52,9 +52,9 @@ CHANGE_OVERLAP = 1 / 3  # share of the shorter statement's content words (number
 _CALENDAR_ZH = frozenset("年月日")
 
 
-def _overlap(old: Statement, new: Statement) -> float:
-    a = {w for w in old.words if not w.startswith("#") and w not in _CALENDAR_ZH}
-    b = {w for w in new.words if not w.startswith("#") and w not in _CALENDAR_ZH}
+def _overlap(old: Statement, new: Statement, aside: frozenset[str] = frozenset()) -> float:
+    a = {w for w in old.words if not w.startswith("#") and w not in _CALENDAR_ZH and w not in aside}
+    b = {w for w in new.words if not w.startswith("#") and w not in _CALENDAR_ZH and w not in aside}
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
@@ -264,14 +264,20 @@ def relate(
     query-side embeddings, asked for only when a swapped word is all that differs; `learned()`: the learned
     reader's probability that the two are one fact (writer/learned.py), asked for only where the rules see
     neither a sign of another fact nor a rewording."""
+    spoken: frozenset[str] = frozenset()  # the words of a named speaker's name, read into their words below
     if not same_speaker(old.speaker, new.speaker):
         said = about_the_speaker(old, new)
         if said is None:
             return Verdict("distinct", "said by someone else")
+        spoken = frozenset(statement((old.speaker or new.speaker).title()).words)
         old, new = said
     if old.entities and new.entities and not old.entities & new.entities:
         return Verdict("distinct", "about other entities")
     verdict = _relate(old, new, cosine, th, sharper, learned)
+    # A speaker's name, shared once their words are read with it, says whose news it is, not what it is about:
+    # "Caroline: Melanie moved to Denver." changes nothing Melanie said about her painting.
+    if spoken and verdict.relation == "update" and _overlap(old, new, spoken) < CHANGE_OVERLAP:
+        return Verdict("distinct", "news of someone they name, about something else")
     if verdict.relation == "duplicate" and cosine < th.merge_floor:
         return Verdict("distinct", "below the configured dedup threshold")
     return verdict
