@@ -2,6 +2,7 @@
 
 import pytest
 
+from hindsight_memory.writer.clock import clock_fold
 from hindsight_memory.writer.facts import Thresholds, relate, statement
 from hindsight_memory.writer.frames import in_place
 from hindsight_memory.writer.names import names_differ as _names_differ
@@ -369,6 +370,18 @@ def test_a_new_count_of_the_same_things_replaces_the_old(old: str, new: str, rel
         ("User's 401(k) contribution is 6% of salary.", "Contributes six percent of pay to the 401k."),
         ("用户的雅思成绩是7分。", "我雅思考了7.0。"),
         ("我身高一米七五。", "用户身高175厘米。"),
+        # one quantity in two units (measures.py)
+        ("The Redis cache TTL is set to 15 minutes.", "Cache TTL (Redis): 900 seconds"),
+        ("验证码有效期5分钟", "短信验证码300秒内有效"),
+        ("Sprint length: 2 weeks", "sprints are 14 days"),
+        ("迭代周期是两周", "迭代周期14天"),
+        ("I run 5k three times a week.", "User jogs five kilometres 3x weekly."),
+        ("The trail by my place is 5,000 meters long.", "The running trail near my house is 5 km long."),
+        ("家旁边的绿道一圈五千米。", "家附近那条绿道跑一圈是5公里。"),
+        ("I'm 180 cm tall.", "The user's height is 1.80 m."),
+        ("desk width (home office): 1.6 m", "书桌宽160厘米"),
+        # a host and its port, together or apart; one date with and without its leading zero
+        ("测试环境数据库地址是 10.0.3.15，端口 3306", "测试库在 10.0.3.15:3306"),
     ],
 )
 def test_times_and_amounts_in_any_common_form_are_one_value(old: str, new: str) -> None:
@@ -1247,7 +1260,6 @@ def test_yi_dian_as_a_clock_is_still_one_oclock(text: str, time: str) -> None:
         ),
         ("My personal GitHub account uses a YubiKey.", "My work GitHub account uses a YubiKey."),
         ("用户去北京出差一般住在望京。", "用户去北京旅游一般住在望京。"),
-        ("备份任务保留最近 7 天的快照。", "备份任务保留最近 7 周的快照。"),
         # two words trading places across the verb, the user named as I, me or my
         ("I send Marco the weekly metrics report.", "Marco sends me the weekly metrics report."),
         ("Anna reviews my pull requests.", "I review Anna's pull requests."),
@@ -1608,6 +1620,9 @@ def test_a_time_then_kaishi_says_when_not_that_it_changed() -> None:
         ("月薪两万", "月薪两万五", "update"),
         ("User's cat Luna weighs 4.2 kg.", "Luna the cat weighs 4.8 kg.", "update"),
         ("家里宽带100兆", "家里宽带300兆", "update"),
+        # one unit for another is another amount of it: 7 weeks are 49 days (measures.py)
+        ("备份任务保留最近 7 天的快照。", "备份任务保留最近 7 周的快照。", "update"),
+        ("Session timeout: 90 seconds", "Session timeout: 5 minutes", "update"),
         # a bare number after a word counts nothing: numbered notes are other notes (found by the durable-ack test)
         ("acknowledged note number 3", "acknowledged note number 4", "distinct"),
         ("fact 3: port 8003 runs service 3", "fact 4: port 8004 runs service 4", "distinct"),
@@ -1659,3 +1674,29 @@ def test_a_speakers_name_is_no_word_in_common_for_a_change() -> None:
     # found storing over REST: Caroline's news of Melanie superseded what Melanie said of her painting
     said = ("Melanie: I've been painting sunsets lately", "Caroline: Melanie moved to Denver.")
     assert decide(*said, cosine=0.9, sharper=0.9) == "distinct"
+
+
+@pytest.mark.parametrize(
+    "text, numbers",
+    [
+        # a number without its unit is left as written: a room, a count, "once a week", 一周三次
+        ("Room 300 is booked.", {"300"}),
+        ("I paid $5k for the course.", {"5000"}),  # thousands of something, where nobody runs
+        ("We meet once a week.", set()),
+        ("一周三次", {"3"}),
+        ("7 seconds of silence", {"7"}),
+    ],
+)
+def test_only_a_number_with_its_unit_changes_unit(text: str, numbers: set[str]) -> None:
+    assert set(statement(text).numbers) == numbers
+
+
+def test_one_day_with_and_without_its_leading_zero_is_one_value() -> None:
+    def compared(old: str, new: str) -> tuple[set[str], set[str]]:
+        fold = clock_fold(old, new)
+        return {fold(n) for n in statement(old).numbers}, {fold(n) for n in statement(new).numbers}
+
+    same = compared("Eye exam on April 9 at 10:30 am.", "eye exam 4/9 10:30am")
+    assert same[0] == same[1] == {"4", "9", "10:30"}
+    other = compared("Eye exam on April 9 at 10:30 am.", "eye exam 4/10 10:30am")
+    assert other[0] != other[1]

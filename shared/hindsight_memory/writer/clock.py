@@ -26,10 +26,15 @@ def clock_fold(old: str, new: str) -> Callable[[str], str]:
     ("lessons Thursdays 4:30" / "... at 4:30 pm", "at 3:15 pm" / "quarter past three": one time); where both say
     it, as written ("6:30 am" / "6:30 pm": two)."""
     if _HALF_OF_DAY.search(old) and _HALF_OF_DAY.search(new):
-        return lambda n: n
+        return _unpadded
     # a bare number is an hour only where said as one ("at 5"); "4核8G" / "8核16G" are no times
     hours = set(_AT_HOUR.findall(old)) | set(_AT_HOUR.findall(new))
-    return lambda n: on_the_clock(n) if ":" in n or n in hours else n
+    return lambda n: on_the_clock(n) if ":" in n or n in hours else _unpadded(n)
+
+
+def _unpadded(n: str) -> str:
+    """A number without its leading zeros: "April 9" (04-09) and "4/9" give one day."""
+    return n.lstrip("0") or "0" if n.isdigit() else n
 
 
 _AT_HOUR = re.compile(r"\bat (1[0-2]|[1-9])\b(?![:.,]?\d|\s*(?:%|percent|kg|km|[a-z]))", re.IGNORECASE)

@@ -5,6 +5,7 @@ thousands ("$2,100"), each rewritten to one form before the words are compared (
 import re
 
 from .durations import en_durations, zh_durations
+from .measures import en_measures, zh_measures
 from .zh_numerals import ZH_DIGITS, zh_number
 
 EN_CARDINALS = {
@@ -240,6 +241,7 @@ def zh_values(body: str) -> str:
     body = _ZH_YEAR_MONTH.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", body)
     body = _ZH_MODEL_YEAR.sub(r"20\1款", _ZH_FLOOR.sub(r"\1楼", _ZH_BUILDING.sub(r"\1栋", body)))
     body = _ZH_HEIGHT.sub(_height, _ZH_UNITS.sub(lambda m: _ZH_UNIT_AS[m.group(1)], _ZH_JIN.sub(_jin, body)))
+    body = zh_measures(body)
     body = _PLATE.sub(r"\1\2", _LANDLINE.sub(r"\1\2\3", body))
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
@@ -299,7 +301,8 @@ _ZH_MONTH_DAY = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/([0-2]?\d|3[01])(?![\d/
 def en_values(body: str) -> str:
     """English values in one form: 7:00 -> 07:00 (as "7 a.m." reads), 45k -> 45000, $2100 -> 2100 dollars, "a day" ->
     daily, 555 123 4567 -> 5551234567, Tue/Thu -> Tuesday Thursday, '21 -> 2021."""
-    body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), _PLAN.sub(r"\1", body)))
+    body = en_measures(_PLAN.sub(r"\1", body))
+    body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body))
     body = _BLOOD.sub(
         lambda m: f"{m.group(1)}{m.group(2)} {'positive' if m.group(3) == '+' else 'negative'}", body
     )
@@ -382,4 +385,11 @@ _POINT_ZERO = re.compile(r"(?<![\d.])(\d+)\.00?(?![\d.])")  # 7.0 is 7 (an IELTS
 def _common(body: str) -> str:
     body = _POINT_ZERO.sub(r"\1", _CODE_DOT.sub("", body))
     body = _VERSION.sub(r"\1", _NAME_NUMBER.sub(r"\1 \2", body))
+    body = _HOST_PORT.sub(r"\1 \2", body)
     return _PHONE.sub(r"\1\2\3", _CLOCK.sub(r"0\1:\2", body))
+
+
+# a host and its port, one way or the other: "10.0.0.8:8080" / "10.0.0.8, port 8080", redis-03:6379
+_HOST_PORT = re.compile(
+    r"(?<![\w.:/])((?:\d{1,3}\.){3}\d{1,3}|[A-Za-z][\w-]*(?:\.[\w-]+)*):(\d{2,5})(?![\d:])"
+)

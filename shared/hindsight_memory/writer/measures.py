@@ -1,0 +1,112 @@
+"""Quantities in one unit before the words are compared (writer/values.py), so that one value said in two units
+is one value and a new value in the same unit is still another number of it: seconds from a minute up in minutes
+("Cache TTL: 900 seconds" / "15 minutes", 300秒 / 5分钟, 90 seconds 1.5 minutes), two weeks or more in days
+("two-week sprints" / "14 days", 两周 / 14天), metres from a kilometre up in km ("5,000 meters" / "5 km", 五千米 /
+5公里; a "5k" run is 5 km, not 5,000 of anything), a length in metres under three in cm ("1.80 m" / "180 cm", 1.6米
+/ 160厘米). Only a number with its unit is read: "room 300", "once a week", 一周三次 are left as written."""
+
+import re
+from collections.abc import Callable
+
+from .zh_numerals import zh_number
+
+_EN_SMALL = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
+    )
+}
+_N = r"(\d+(?:\.\d+)?|" + "|".join(_EN_SMALL) + r")"
+_SECONDS = re.compile(_N + r"[\s-]*(?:seconds?|secs?)\b", re.IGNORECASE)
+_MINUTES = re.compile(_N + r"[\s-]*(?:minutes?|mins?)\b", re.IGNORECASE)
+_WEEKS = re.compile(_N + r"[\s-]*weeks?\b", re.IGNORECASE)
+_KM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:km|kms|kilomet(?:er|re)s?)\b", re.IGNORECASE)
+_METRES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:m|meters?|metres?)\b(?![-/]\w)", re.IGNORECASE)
+_CM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:cm|centimet(?:er|re)s?)\b", re.IGNORECASE)
+# "a 5k", "jogs 5k": a distance where the sentence is about running, thousands of something elsewhere ("$5k")
+_RUN = re.compile(r"\b(?:run|runs|running|ran|jog|jogs|jogging|race|races|marathon|parkrun)\b", re.IGNORECASE)
+_RUN_K = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d)?)[kK](?![a-zA-Z\d])")
+
+
+def _number(n: str) -> float:
+    return float(_EN_SMALL.get(n.casefold(), n))
+
+
+def _in(unit: str, per: int, bigger: str) -> Callable[[re.Match[str]], str]:
+    """Said in `bigger` where the count of `unit` is whole multiples of `per` of it, else in `unit`."""
+
+    def say(m: re.Match[str]) -> str:
+        n = _number(m.group(1))
+        return f"{n / per:g} {bigger}" if n >= per else f"{n:g} {unit}"
+
+    return say
+
+
+def en_measures(body: str) -> str:
+    if _RUN.search(body):
+        body = _RUN_K.sub(r"\1 km", body)
+    body = _SECONDS.sub(_in("seconds", 60, "minutes"), body)
+    body = _MINUTES.sub(lambda m: f"{_number(m.group(1)):g} minutes", body)
+    body = _WEEKS.sub(_weeks, body)
+    body = _KM.sub(r"\1 km", _CM.sub(r"\1 cm", body))
+    return _METRES.sub(_metres, body)
+
+
+def _weeks(m: re.Match[str]) -> str:
+    """Two weeks or more in days ("two-week sprints" / "14 days"); "a week" as said ("once a week")."""
+    n = _number(m.group(1))
+    return f"{n * 7:g} days" if n >= 2 else m.group(0)
+
+
+def _metres(m: re.Match[str]) -> str:
+    n = float(m.group(1))
+    if n >= 1000:
+        return f"{n / 1000:g} km"
+    if "." in m.group(1) and n < 3:  # a height or a width: 1.80 m
+        return f"{round(n * 100):g} cm"
+    return f"{n:g} meters"
+
+
+_ZH_N = r"(\d+(?:\.\d+)?|[零一二两三四五六七八九十百千]{1,8})"
+_ZH_SECONDS = re.compile(_ZH_N + r"\s*秒钟?")
+_ZH_WEEKS = re.compile(_ZH_N + r"\s*个?(?:周|星期|礼拜)(?![一二三四五六日天末])")
+_ZH_METRES = re.compile(_ZH_N + r"\s*米(?![饭粉线色])")
+_ZH_CM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:厘米|公分)")
+
+
+def _zh(n: str) -> float | None:
+    return float(n) if n[0].isdigit() else zh_number(n)
+
+
+def _zh_weeks(m: re.Match[str]) -> str:
+    """Two weeks or more in days (两周 / 14天); 一周 as said (一周三次 / 每周三次)."""
+    n = _zh(m.group(1))
+    return f"{n * 7:g}天" if n is not None and n >= 2 else m.group(0)
+
+
+def _zh_in(unit: str, per: int, bigger: str) -> Callable[[re.Match[str]], str]:
+    def say(m: re.Match[str]) -> str:
+        n = _zh(m.group(1))
+        if n is None:
+            return m.group(0)
+        return f"{n / per:g}{bigger}" if n >= per else f"{n:g}{unit}"
+
+    return say
+
+
+def zh_measures(body: str) -> str:
+    body = _ZH_SECONDS.sub(_zh_in("秒", 60, "分钟"), body)
+    body = _ZH_WEEKS.sub(_zh_weeks, body)
+    body = _ZH_CM.sub(r"\1cm", body)
+    return _ZH_METRES.sub(_zh_metres, body)
+
+
+def _zh_metres(m: re.Match[str]) -> str:
+    n = _zh(m.group(1))
+    if n is None:
+        return m.group(0)
+    if n >= 1000:
+        return f"{n / 1000:g}km"
+    if n < 3 and n % 1:  # 1.6米 is a height or a width
+        return f"{round(n * 100):g}cm"
+    return m.group(0)
