@@ -1700,3 +1700,42 @@ def test_one_day_with_and_without_its_leading_zero_is_one_value() -> None:
     assert same[0] == same[1] == {"4", "9", "10:30"}
     other = compared("Eye exam on April 9 at 10:30 am.", "eye exam 4/10 10:30am")
     assert other[0] != other[1]
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # the favourite of one kind, said again with another value: it changed (favourite.py)
+        (
+            "Chloe's favourite TV show is The Office.",
+            "Chloe's absolute favourite show is Succession.",
+            "update",
+        ),
+        ("User's favorite programming language is Python.", "my favourite language is Rust tbh", "update"),
+        ("我最喜欢的菜是红烧肉。", "用户最爱吃的菜：酸菜鱼", "update"),
+        ("思琪最喜欢的颜色是绿色", "思琪最喜欢的颜色是橙色", "update"),
+        # someone else's, another kind, one of several: no new value of it
+        ("Tom's favourite colour is blue.", "Anna's favourite colour is green.", "distinct"),
+        ("小王最喜欢的颜色是蓝色", "小李最喜欢的颜色是绿色", "distinct"),
+        (
+            "Lucy's favourite pizza topping is mushrooms.",
+            "Lucy's boyfriend's favourite pizza topping is pineapple.",
+            "distinct",
+        ),
+        (
+            "My favorite restaurant in town is Osteria Nove.",
+            "My favorite bakery in town is Crumb & Co.",
+            "distinct",
+        ),
+        ("My favourite summer drink is lemonade.", "My favourite winter drink is hot chocolate.", "distinct"),
+        ("One of my favourite bands is Queen.", "My favourite band is Muse.", "distinct"),
+        ("My favourite movie is Alien.", "My favourite book is Dune.", "distinct"),
+        # a habit given up (戒, "no more") is news of it; coffee and coffees are one word
+        ("我每天抽半包烟", "烟已经戒了，三个月没抽", "update"),
+        ("我每天喝一瓶可乐", "可乐已经戒了，一口都不喝了", "update"),
+        ("I drink two coffees a day.", "I've switched to green tea, no more coffee.", "update"),
+        ("她把戒指放在抽屉里", "她把手表放在抽屉里", "distinct"),  # 戒指 is a ring, no giving up
+    ],
+)
+def test_a_new_favourite_and_a_habit_given_up(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.93, sharper=0.95) == relation

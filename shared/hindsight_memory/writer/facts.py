@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .clock import clock_fold, on_the_clock
+from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
 from .people import someone_else
 from .reworded import ALSO, DEICTIC, SOFT_CHANGES, reworded
@@ -334,6 +335,8 @@ def _relate(
             return Verdict("update", "another number in the same words")
         if numbers_changed and _new_version(old, new):
             return Verdict("update", "a new version of the same software")
+        if not (negation_changed or turned) and new_favourite(old.body, new.body, old.cjk and new.cjk):
+            return Verdict("update", "another favourite of the same kind")
         # No sign of another fact or of a change, and no rewording the rules can see ("We run Postgres 15
         # for the prod DB"): the learned reader's turn. Never where a number or a negation differs.
         unread = not (numbers_changed or negation_changed or turned)

@@ -238,6 +238,9 @@ OTHER_PERSON = {
         "husband 丈夫 老公",
         "partner 对象 另一半 我家那位",
         "spouse 爱人 配偶",
+        "boyfriend 男朋友 男友",
+        "girlfriend 女朋友 女友",
+        "roommate flatmate 室友",
         "son 儿子",
         "daughter 女儿 闺女",
         "child children kid kids 孩子 孩子们 小孩 娃",
@@ -276,7 +279,7 @@ OTHER_PERSON_ZH = tuple(sorted((w for w in OTHER_PERSON if has_cjk(w)), key=len,
 # Words announcing a change of value ("now", "no longer", "changed ... to", 改成, 不再, 搬到).
 CHANGE_EN = re.compile(
     # "now", but not after a duration ("been there a while now", "for years now": how long, no change)
-    r"\b(?:(?<!while )(?<!years )(?<!months )(?<!weeks )(?<!ages )now|no longer|any ?more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
+    r"\b(?:(?<!while )(?<!years )(?<!months )(?<!weeks )(?<!ages )now|no longer|any ?more|no more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
     r"instead|(?-i:new|New(?!\s+[A-Z])|NEW)|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
     r"went (?:up|down)|grown(?!\s+up)|grew(?!\s+up)|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
     r"migrated|relocated|upped|bumped|swapped|"
@@ -291,14 +294,26 @@ CHANGE_EN = re.compile(
 )
 CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|调去|调往|调成|看完|读完|分手|升级到|升级|"
-    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|改签|改期|提高到|降低到|搬回|搬去|转给|升任|最近|(?<![\d点半分刻:：零一二三四五六七八九十两])开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|辞职|辞了|卖了|取消"
+    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|改签|改期|提高到|降低到|搬回|搬去|转给|升任|最近|(?<![\d点半分刻:：零一二三四五六七八九十两])开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|辞职|辞了|卖了|取消|(?<![警训告])戒(?![指备律严心])"
 )
 
 # Change words that say a fact ended ("the meeting on Monday was cancelled", 我不再吃素): said of the same words,
 # news, not a re-statement.
 ENDED = frozenset(
-    {"cancelled", "canceled", "quit", "stopped", "left", "sold", "retired", "gave up", "no longer", "used to"}
-    | {"取消", "不再", "离职", "卖了", "退休", "看完", "读完", "分手"}
+    {
+        "cancelled",
+        "canceled",
+        "quit",
+        "stopped",
+        "left",
+        "sold",
+        "retired",
+        "gave up",
+        "no longer",
+        "no more",
+        "used to",
+    }
+    | {"取消", "不再", "离职", "卖了", "退休", "看完", "读完", "分手", "戒"}
 )
 
 # Words that open a re-statement and say nothing of the fact: "Just a reminder, ...", "As I said, ...", 提醒一下，

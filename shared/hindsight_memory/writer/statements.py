@@ -261,8 +261,8 @@ def _stem(w: str) -> str:
             break
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
         w = w[:-1]  # runn -> run
-    if len(w) > 3 and w.endswith("e"):
-        w = w[:-1]  # live, lives, living, lived -> liv
+    while len(w) > 3 and w.endswith("e"):
+        w = w[:-1]  # live, lives, living, lived -> liv; coffee, coffees -> coff
     return w[:6]
 
 
