@@ -1739,3 +1739,30 @@ def test_one_day_with_and_without_its_leading_zero_is_one_value() -> None:
 )
 def test_a_new_favourite_and_a_habit_given_up(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.93, sharper=0.95) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # another person's thing of the same kind changed: news of theirs, whatever change word it holds
+        ("Dentist: Dr. Alvarez", "My son's dentist is now Dr. Kim", "distinct"),
+        ("My address is 42 Elm St.", "My sister's address changed to 9 Pine Ave.", "distinct"),
+        ("My sister's address is 9 Pine Ave.", "My address changed to 12 Oak St.", "distinct"),
+        ("My phone is an iPhone 12.", "My wife's phone is now a Pixel 8.", "distinct"),
+        ("我的牙医是李医生。", "我儿子的牙医换成王医生了。", "distinct"),
+        ("我的车是思域", "小王的车换成特斯拉了", "distinct"),
+        # the same person's, or theirs said with a pronoun, or a thing's: a change of it
+        ("Sam's address: 4 Elm St", "Sam's address changed to 9 Pine Ave", "update"),
+        (
+            "My daughter's school pickup is at 3:15.",
+            "Her pickup time changed to 2:45 this semester.",
+            "update",
+        ),
+        ("Project's staging server is at staging.acme.io.", "Staging URL is now stage2.acme.io.", "update"),
+        # the old note's key named in a change, however few other words they share (facts._key_changed)
+        ("宽带：中国电信 200M", "家里宽带换成联通千兆了。", "update"),
+        ("The landlord is Mr. Haddad.", "Building was sold; new landlord is Greenway Properties.", "update"),
+    ],
+)
+def test_whose_thing_changed(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.86, sharper=0.88) == relation

@@ -25,7 +25,7 @@ from typing import Literal
 from .clock import clock_fold, on_the_clock
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
-from .people import someone_else
+from .people import someone_else, someone_elses
 from .reworded import ALSO, DEICTIC, SOFT_CHANGES, reworded
 from .speakers import about_the_speaker, same_speaker
 from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
@@ -294,7 +294,9 @@ def _relate(
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
     same_slot = bool(old.slot and new.slot and _same_slot(_slot(old.slot), _slot(new.slot)))
-    same_slot = (same_slot or _keyed_value(old, new)) and _both_or_neither_due(old, new)
+    same_slot = (same_slot or _keyed_value(old, new) or _key_changed(old, new)) and _both_or_neither_due(
+        old, new
+    )
     if old.text.casefold() == new.text.casefold():
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot:
@@ -324,6 +326,8 @@ def _relate(
     # Whoever a slot's value names is its value ("Emergency contact: brother Tom" / "...: wife Jen")
     if other_person and not (announced or same_slot):
         return Verdict("distinct", "about someone else")
+    if someone_elses(old, new) or someone_elses(new, old):
+        return Verdict("distinct", "another person's of the same kind")
     if _occasion(old, new) or _occasion(new, old):  # "on call every fourth week" / "on call this week"
         return Verdict("distinct", "a rule and one occasion")
     if _OLD.search(old.body) and _NEW.search(new.body) and not _NEW.search(old.body):
@@ -354,6 +358,30 @@ def _relate(
     if len(gone) > 3 and not (announced or same_slot):
         return Verdict("distinct", "too much differs")
     return Verdict("update", "announced change" if announced else "new value for the same slot")
+
+
+def _key_changed(old: Statement, new: Statement) -> bool:
+    """The old statement's slot named in a new one that announces a change ("宽带：中国电信 200M" / "家里宽带换成联通
+    千兆了", "The landlord is Mr. Haddad." / "Building was sold; new landlord is Greenway Properties.") is the same
+    slot, however few other words they share."""
+    changed = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
+    if not (old.slot and changed) or (new.slot and new.slot != old.slot) or someone_else(old, new):
+        return False
+    return _key_named(old, new) is True
+
+
+def _key_named(old: Statement, new: Statement) -> bool | None:
+    """Whether the new statement names the old one's slot as it is (True) or one of its kind another word picks
+    out ("the guest Wi-Fi password", "my mom's address", 公司宽带: False); None where it does not name it."""
+    at = new.body.casefold().find(old.slot or "\0")
+    if at < 0:
+        return None
+    before = statement(_CLAUSE.split(new.body[:at])[-1]).words  # the words naming which one, in its clause
+    return not before or before[-1] in old.words or before[-1] in _HOME
+
+
+_CLAUSE = re.compile(r"[,.;:!?，。；：！？]")
+_HOME = frozenset(("家", "里", "hom"))  # 家里宽带 / 宽带: one's own, as a note without a word before it is
 
 
 KEYED_EXTRA = 1  # words the sentence may hold beyond the note's key and words: "Weekly" team standup

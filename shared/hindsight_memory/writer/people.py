@@ -59,3 +59,54 @@ def _one_of(a: frozenset[str], b: frozenset[str]) -> bool:
         if rest != a and any(b == rest | one for one in closer):
             return True
     return False
+
+
+# "my sister's address", "Karen's manager", 我儿子的牙医: whose the thing named after it is
+_POSSESSED_EN = re.compile(r"\b([A-Za-z]+) poss ([a-z]+)(?: ([a-z]+))?")
+_USER = frozenset({"user", "users", "my", "our", "your", "i", "we"})
+_PRONOUN = re.compile(r"\b(?:he|she|his|her|him|they|their|them)\b|[他她]", re.IGNORECASE)
+_POSSESSED_ZH = re.compile("(" + "|".join(OTHER_PERSON_ZH) + ")的([\u4e00-\u9fff]{1,2})")
+
+
+def someone_elses(old: Statement, new: Statement) -> bool:
+    """Whether `new` gives a thing `old` names to someone `old` does not name ("My address is 42 Elm St." / "My
+    sister's address changed to 9 Pine Ave.", "Dentist: Dr. Alvarez" / "My son's dentist is now Dr. Kim", 我的牙医是
+    李医生。/ 我儿子的牙医换成王医生了。): a change of theirs, not of it, whatever change word it holds."""
+    named = people(old)
+    if _PRONOUN.search(
+        old.text
+    ):  # "My daughter's school pickup is at 3:15." / "Her pickup time changed...": hers
+        return False
+    if new.cjk:
+        theirs = [
+            (who, rest) for who, rest in _POSSESSED_ZH.findall(new.text) if OTHER_PERSON[who] not in named
+        ]
+        theirs += [
+            (name, new.text[at + len(name) + 1 :])
+            for name in new.names
+            if (at := new.text.find(f"{name}的")) >= 0
+        ]
+        # the thing: two characters the old statement holds, or one it names after 的 (我的车 / 小王的车)
+        return any(
+            who not in old.text and (rest[:2] in old.text or f"的{rest[:1]}" in old.text)
+            for who, rest in theirs
+            if rest
+        )
+    said = old.text.casefold()
+    for m in _POSSESSED_EN.finditer(new.body):
+        who, *things = m.groups()
+        person = OTHER_PERSON.get(READ_AS.get(who.casefold(), who.casefold()))
+        name = (
+            who[0].isupper() and m.start() > 0
+        )  # "Project's staging server": a capital that opens the sentence
+        if (
+            who.casefold() in _USER
+            or person == "team"
+            or not (person or name)
+            or who.casefold() in said
+            or (person and person in named)
+        ):
+            continue  # a thing's ("the repo's branch"), or someone the old statement names too
+        if any(t and re.search(rf"\b{t}", said) for t in things):
+            return True
+    return False
