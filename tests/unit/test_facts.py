@@ -1766,3 +1766,32 @@ def test_a_new_favourite_and_a_habit_given_up(old: str, new: str, relation: str)
 )
 def test_whose_thing_changed(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.86, sharper=0.88) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # one age, grade or year of study of the same one, another number: grown older (stages.py)
+        ("User's son Theo is 4 years old.", "Theo just turned five last weekend.", "update"),
+        ("我儿子今年三岁。", "儿子上周刚过了四岁生日。", "update"),
+        ("Daughter Ivy is in 2nd grade.", "Ivy is in 3rd grade.", "update"),
+        ("女儿在读幼儿园中班", "女儿在读幼儿园大班", "update"),
+        (
+            "I'm in the second year of my PhD.",
+            "As a third-year PhD student I finally get a desk by the window.",
+            "update",
+        ),
+        ("我博士读到第二年", "作为博三学生，终于分到靠窗的工位了", "update"),
+        # another one's: other names, another pet, "my other cat", older / younger
+        ("User's cat Miso is 3 years old.", "User's cat Tofu is 7 years old.", "distinct"),
+        ("My cat Pepper is 4 years old.", "My other cat, Salt, is 2.", "distinct"),
+        ("User's older daughter, Emma, is 10.", "User's younger daughter, Zoe, is 7.", "distinct"),
+        ("大女儿朵朵10岁。", "小女儿果果7岁。", "distinct"),
+        ("我家狗旺财3岁了。", "我家另一只狗来福一岁半。", "distinct"),
+        ("My cat is 4 years old.", "My dog is 6 years old.", "distinct"),
+        ("Our car is 5 years old.", "Our house is 30 years old.", "distinct"),
+        ("我今年34岁", "我家猫5岁了", "distinct"),
+    ],
+)
+def test_an_age_or_stage_grown_older(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.9, sharper=0.9) == relation

@@ -22,12 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from .clock import clock_fold, on_the_clock
+from .clock import clock_fold
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
+from .keys import key_changed, keyed_value
 from .people import someone_else, someone_elses
 from .reworded import ALSO, DEICTIC, SOFT_CHANGES, reworded
 from .speakers import about_the_speaker, same_speaker
+from .stages import new_stage
 from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 from .thresholds import Thresholds, thresholds_for
 
@@ -44,7 +46,8 @@ class Verdict:
     fuller: bool = False
 
 
-CHANGE_OVERLAP = 1 / 3  # share of the shorter statement's content words (numbers aside) the other must hold
+CHANGE_OVERLAP = 1 / 3
+OLDER = "a new age, grade or year of study"  # share of the shorter statement's content words (numbers aside) the other must hold
 
 
 # Chinese units of a date: shared, they say two statements both hold a date, not one subject ("信用卡每个月都全额还款"
@@ -277,7 +280,13 @@ def relate(
     verdict = _relate(old, new, cosine, th, sharper, learned)
     # A speaker's name, shared once their words are read with it, says whose news it is, not what it is about:
     # "Caroline: Melanie moved to Denver." changes nothing Melanie said about her painting.
-    if spoken and verdict.relation == "update" and _overlap(old, new, spoken) < CHANGE_OVERLAP:
+    # ("Maya is 29." / "Maya: celebrated my 30th birthday" shares only the number's kind, and is hers)
+    if (
+        spoken
+        and verdict.relation == "update"
+        and verdict.reason != OLDER
+        and _overlap(old, new, spoken) < CHANGE_OVERLAP
+    ):
         return Verdict("distinct", "news of someone they name, about something else")
     if verdict.relation == "duplicate" and cosine < th.merge_floor:
         return Verdict("distinct", "below the configured dedup threshold")
@@ -294,7 +303,7 @@ def _relate(
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
     same_slot = bool(old.slot and new.slot and _same_slot(_slot(old.slot), _slot(new.slot)))
-    same_slot = (same_slot or _keyed_value(old, new) or _key_changed(old, new)) and _both_or_neither_due(
+    same_slot = (same_slot or keyed_value(old, new) or key_changed(old, new)) and _both_or_neither_due(
         old, new
     )
     if old.text.casefold() == new.text.casefold():
@@ -341,6 +350,8 @@ def _relate(
             return Verdict("update", "a new version of the same software")
         if not (negation_changed or turned) and new_favourite(old.body, new.body, old.cjk and new.cjk):
             return Verdict("update", "another favourite of the same kind")
+        if not (negation_changed or turned) and new_stage(old.body, new.body, old.cjk and new.cjk):
+            return Verdict("update", OLDER)
         # No sign of another fact or of a change, and no rewording the rules can see ("We run Postgres 15
         # for the prod DB"): the learned reader's turn. Never where a number or a negation differs.
         unread = not (numbers_changed or negation_changed or turned)
@@ -358,48 +369,3 @@ def _relate(
     if len(gone) > 3 and not (announced or same_slot):
         return Verdict("distinct", "too much differs")
     return Verdict("update", "announced change" if announced else "new value for the same slot")
-
-
-def _key_changed(old: Statement, new: Statement) -> bool:
-    """The old statement's slot named in a new one that announces a change ("宽带：中国电信 200M" / "家里宽带换成联通
-    千兆了", "The landlord is Mr. Haddad." / "Building was sold; new landlord is Greenway Properties.") is the same
-    slot, however few other words they share."""
-    changed = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
-    if not (old.slot and changed) or (new.slot and new.slot != old.slot) or someone_else(old, new):
-        return False
-    return _key_named(old, new) is True
-
-
-def _key_named(old: Statement, new: Statement) -> bool | None:
-    """Whether the new statement names the old one's slot as it is (True) or one of its kind another word picks
-    out ("the guest Wi-Fi password", "my mom's address", 公司宽带: False); None where it does not name it."""
-    at = new.body.casefold().find(old.slot or "\0")
-    if at < 0:
-        return None
-    before = statement(_CLAUSE.split(new.body[:at])[-1]).words  # the words naming which one, in its clause
-    return not before or before[-1] in old.words or before[-1] in _HOME
-
-
-_CLAUSE = re.compile(r"[,.;:!?，。；：！？]")
-_HOME = frozenset(("家", "里", "hom"))  # 家里宽带 / 宽带: one's own, as a note without a word before it is
-
-
-KEYED_EXTRA = 1  # words the sentence may hold beyond the note's key and words: "Weekly" team standup
-
-
-def _keyed_value(old: Statement, new: Statement) -> bool:
-    """A note's key ("Team standup:", "Redis 缓存端口：") named whole in a sentence that gives it another value
-    ("Weekly team standup is Mondays at 9:30", "Redis 缓存跑在 6379 端口") with at most KEYED_EXTRA word more: the
-    same slot, so the new value replaces the old without a change word. A sentence that adds more ("return flight
-    from Berlin") or a time said with and without "pm" ("at 4" / "4:00 pm") is no other value of it."""
-    if bool(old.slot) == bool(new.slot):
-        return False
-    keyed, other = (old, new) if old.slot else (new, old)
-    key_words = {w for w in statement(keyed.slot or "").words if not w.startswith("#")}
-    if not key_words or not key_words <= set(other.words):
-        return False
-    a, b = ({on_the_clock(n) for n in s.numbers} for s in (old, new))
-    if not ((a - b) and (b - a)):  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
-        return False
-    extra = {w for w in set(other.words) - set(keyed.words) if not any(ch.isdigit() for ch in w)}
-    return len(extra) <= KEYED_EXTRA

@@ -1,0 +1,54 @@
+"""A note's key ("Team standup:", "宽带：") named in another statement (writer/facts.py): the same slot given another
+value, with or without a change word, however few other words the two share."""
+
+import re
+
+from .clock import on_the_clock
+from .people import someone_else
+from .reworded import SOFT_CHANGES
+from .statements import Statement, statement
+
+
+def key_changed(old: Statement, new: Statement) -> bool:
+    """The old statement's slot named in a new one that announces a change ("宽带：中国电信 200M" / "家里宽带换成联通
+    千兆了", "The landlord is Mr. Haddad." / "Building was sold; new landlord is Greenway Properties.") is the same
+    slot, however few other words they share."""
+    changed = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
+    if not (old.slot and changed) or (new.slot and new.slot != old.slot) or someone_else(old, new):
+        return False
+    return _key_named(old, new) is True
+
+
+def _key_named(old: Statement, new: Statement) -> bool | None:
+    """Whether the new statement names the old one's slot as it is (True) or one of its kind another word picks
+    out ("the guest Wi-Fi password", "my mom's address", 公司宽带: False); None where it does not name it."""
+    at = new.body.casefold().find(old.slot or "\0")
+    if at < 0:
+        return None
+    before = statement(_CLAUSE.split(new.body[:at])[-1]).words  # the words naming which one, in its clause
+    return not before or before[-1] in old.words or before[-1] in _HOME
+
+
+_CLAUSE = re.compile(r"[,.;:!?，。；：！？]")
+_HOME = frozenset(("家", "里", "hom"))  # 家里宽带 / 宽带: one's own, as a note without a word before it is
+
+
+KEYED_EXTRA = 1  # words the sentence may hold beyond the note's key and words: "Weekly" team standup
+
+
+def keyed_value(old: Statement, new: Statement) -> bool:
+    """A note's key ("Team standup:", "Redis 缓存端口：") named whole in a sentence that gives it another value
+    ("Weekly team standup is Mondays at 9:30", "Redis 缓存跑在 6379 端口") with at most KEYED_EXTRA word more: the
+    same slot, so the new value replaces the old without a change word. A sentence that adds more ("return flight
+    from Berlin") or a time said with and without "pm" ("at 4" / "4:00 pm") is no other value of it."""
+    if bool(old.slot) == bool(new.slot):
+        return False
+    keyed, other = (old, new) if old.slot else (new, old)
+    key_words = {w for w in statement(keyed.slot or "").words if not w.startswith("#")}
+    if not key_words or not key_words <= set(other.words):
+        return False
+    a, b = ({on_the_clock(n) for n in s.numbers} for s in (old, new))
+    if not ((a - b) and (b - a)):  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
+        return False
+    extra = {w for w in set(other.words) - set(keyed.words) if not any(ch.isdigit() for ch in w)}
+    return len(extra) <= KEYED_EXTRA
