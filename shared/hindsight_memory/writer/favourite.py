@@ -20,7 +20,7 @@ _ZH_KIND_LEAD = re.compile(
 _WHERE = re.compile(
     r"\s+(?:in|at|for|of|to|on|from|with|near|around)\b.*", re.IGNORECASE
 )  # "restaurant in town"
-_SEVERAL = re.compile(r"\bone of\b|之一", re.IGNORECASE)
+_SEVERAL = re.compile(r"\bone of\b|(?<!没有)之一", re.IGNORECASE)  # 没有之一: "and no other"
 # how much it is a favourite, not whose: "my absolute favourite", "all-time favourite"
 _DEGREE = frozenset(
     statement("absolute all-time alltime total ultimate personal current very top most").words
@@ -35,7 +35,8 @@ def _favourite(body: str, cjk: bool) -> tuple[tuple[str, ...], frozenset[str], f
     kind = (
         (_ZH_KIND_LEAD.sub("", m.group("kind")),) if cjk else statement(_WHERE.sub("", m.group("kind"))).words
     )
-    value = frozenset(w for w in statement(m.group("value")).words if not w.startswith("#"))
+    first = re.split(r"[,，]", m.group("value"))[0]  # "Fleetwood Mac, no contest": the value, then a remark
+    value = frozenset(w for w in statement(first).words if not w.startswith("#"))
     owner = frozenset(statement(body[: m.start()]).words) - _DEGREE
     return (kind, value, owner) if kind and kind[-1] and value else None
 
@@ -49,12 +50,15 @@ def new_favourite(old_body: str, new_body: str, cjk: bool) -> bool:
     (kind_a, value_a, owner_a), (kind_b, value_b, owner_b) = a, b
     if owner_a != owner_b:
         return False
+    # Chinese is compared by character: 绿色 / 橙色 share the 色 of any colour, 红烧肉 / 酸菜鱼 nothing
+    other_value = (
+        len(value_a & value_b) <= max(len(value_a), len(value_b)) / 2 if cjk else not value_a & value_b
+    )
+    return _same_kind(kind_a, kind_b, cjk) and value_a != value_b and other_value
+
+
+def _same_kind(a: tuple[str, ...], b: tuple[str, ...], cjk: bool) -> bool:
     if cjk:
-        same_kind = kind_a[0].endswith(kind_b[0]) or kind_b[0].endswith(kind_a[0])
-        # compared by character: 绿色 / 橙色 share the 色 of any colour, 红烧肉 / 酸菜鱼 nothing
-        other_value = len(value_a & value_b) <= max(len(value_a), len(value_b)) / 2
-    else:
-        short, long = sorted((set(kind_a), set(kind_b)), key=len)
-        same_kind = kind_a[-1] == kind_b[-1] and short <= long
-        other_value = not value_a & value_b
-    return same_kind and value_a != value_b and other_value
+        return a[0].endswith(b[0]) or b[0].endswith(a[0])
+    short, long = sorted((set(a), set(b)), key=len)
+    return a[-1] == b[-1] and short <= long

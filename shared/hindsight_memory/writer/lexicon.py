@@ -96,6 +96,15 @@ READ_AS = {
     "exams": "examinations",
     "maths": "math",
     "mathematics": "math",
+    # chat words for family, and units said in full
+    "hubby": "husband",
+    "wifey": "wife",
+    "gf": "girlfriend",
+    "secondhand": "used",
+    "megabytes": "mb",
+    "megabyte": "mb",
+    "gigabytes": "gb",
+    "gigabyte": "gb",
 }
 
 # A negated quality is its opposite ("isn't far" is "near", "can't stand" is "hate"): read so, a re-statement of
