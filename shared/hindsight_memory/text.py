@@ -357,6 +357,13 @@ _PERSON_SLOTS = (
 )
 
 
+_A_REPLY = re.compile(
+    r"(?i)[!?]|^\W*(?:yes|yeah|yep|yup|no|nope|nah|ok|okay|sure|thanks|thank|thx|ty|hi|hello|hey|bye|lol|haha|wow|"
+    r"oh|ah|hmm|cool|nice|great|awesome|same|right|fine|good|sorry|please|pls|not|never|maybe|me|you|i|we|they|it|"
+    r"that|this|so|well|agreed|exactly|true|totally|definitely|absolutely|of course)\b"
+)
+
+
 def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
@@ -376,11 +383,12 @@ def extract_slot(text: str) -> str | None:
     # several; "my accountant is Marco" assigns the one value of a slot.
     if _A_KIND_OF.match(value) and not _A_MODEL.match(value):
         return None
-    # "Caroline: Yes!" is a name and a reply; "Budget: 5000" and "favourite colour: blue" are facts.
+    # "Caroline: Yes!", "Sam: lol same": a name and a reply; "Budget: 5000", "Editor: Sublime Text": facts
     if (
         m.re is _EN_COLON
         and not re.search(r"\d", value)
         and re.fullmatch(r"[A-Z][\w'-]*", m.group("subj").strip())
+        and _A_REPLY.search(value)
     ):
         return None
     # "For the record: my flight is ..." - a lead-in before a colon is not part of the subject.

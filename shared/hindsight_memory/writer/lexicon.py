@@ -105,6 +105,10 @@ READ_AS = {
     "megabyte": "mb",
     "gigabytes": "gb",
     "gigabyte": "gb",
+    "st": "street",
+    "ave": "avenue",
+    "rd": "road",
+    "blvd": "boulevard",
 }
 
 # A negated quality is its opposite ("isn't far" is "near", "can't stand" is "hate"): read so, a re-statement of
