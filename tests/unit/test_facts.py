@@ -1810,6 +1810,10 @@ def test_a_note_whose_list_grows_is_its_new_value() -> None:
         ("Editor: Sublime Text", "Editor: VS Code", "update"),
         ("Manager: Tom Becker", "Manager: Aisha Rahman", "update"),
         ("Timezone: PST", "Timezone: EST", "update"),
+        ("Shell: zsh", "Shell: fish", "update"),
+        ("Editor: VS Code", "editor: vscode", "duplicate"),  # the same letters, spaced otherwise
+        ("Work email: a@x.com", "Personal email: a@x.com", "distinct"),
+        ("Manager: Tom", "Mentor: Tom", "distinct"),
         ("Caroline: Yes!", "Caroline: No way!", "distinct"),
     ],
 )

@@ -56,6 +56,13 @@ OLDER = "a new age, grade or year of study"  # share of the shorter statement's 
 _CALENDAR_ZH = frozenset("年月日")
 
 
+def _letters(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+_DIGITS = re.compile(r"\d+")
+
+
 def _overlap(old: Statement, new: Statement, aside: frozenset[str] = frozenset()) -> float:
     a = {w for w in old.words if not w.startswith("#") and w not in _CALENDAR_ZH and w not in aside}
     b = {w for w in new.words if not w.startswith("#") and w not in _CALENDAR_ZH and w not in aside}
@@ -306,8 +313,10 @@ def _relate(
     same_slot = (same_slot or keyed_value(old, new) or key_changed(old, new)) and _both_or_neither_due(
         old, new
     )
-    if old.text.casefold() == new.text.casefold():
-        return Verdict("duplicate", "same text")
+    if _letters(old.text) == _letters(new.text) != "" and _DIGITS.findall(old.text) == _DIGITS.findall(
+        new.text
+    ):
+        return Verdict("duplicate", "same text")  # "Editor: VS Code" / "editor: vscode", Wi-Fi / wifi
     if cosine < th.candidate + shift and not same_slot:
         return Verdict("distinct", "not close enough")
     # "👍" / "👎", "..." / "???": no word to tell them apart by, nor to call them alike
