@@ -313,6 +313,8 @@ def _relate(
     same_slot = (same_slot or keyed_value(old, new) or key_changed(old, new)) and _both_or_neither_due(
         old, new
     )
+    if old.text.casefold() == new.text.casefold():
+        return Verdict("duplicate", "same text")
     if _letters(old.text) == _letters(new.text) != "" and _DIGITS.findall(old.text) == _DIGITS.findall(
         new.text
     ):
