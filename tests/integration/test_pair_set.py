@@ -86,12 +86,15 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
 # and vehicles were read (updates 0.750 once another number in the same words was); blind-7 (friends' chat, "Name: ...") on arrival 0.527 / 0.362 / 3.7% / 1.4%, then 0.800 /
 # 0.450 / 1.6% / 0.9% once a named speaker's words and a note about them were read as one person's. Then a person
 # named more closely (kid / daughter, parents / mom and dad): duplicates blind-4 0.782, blind-5 0.700, blind-6 0.736,
-# blind-7 0.809.
+# blind-7 0.809. Then units, favourites, ages and stages, one-word keys, and the reader refitted on blind..blind-5
+# (in-sample for it from here; blind-6 and blind-7 unseen by it): duplicates / updates blind-2 0.845 / 0.950,
+# blind-3 0.900 / 0.875, blind-4 0.845 / 0.688 (no wrong merge), blind-5 0.773 / 0.637, blind-6 0.791 / 0.838,
+# blind-7 0.818 / 0.525.
 SEPARATE_FLOORS = {
-    "blind-2": (0.79, 0.93),
-    "blind-3": (0.82, 0.85),
-    "blind-4": (0.77, 0.64),
-    "blind-5": (0.69, 0.61),
-    "blind-6": (0.72, 0.75),
-    "blind-7": (0.79, 0.43),
+    "blind-2": (0.83, 0.93),
+    "blind-3": (0.88, 0.86),
+    "blind-4": (0.83, 0.67),
+    "blind-5": (0.76, 0.62),
+    "blind-6": (0.78, 0.82),
+    "blind-7": (0.80, 0.51),
 }
