@@ -1750,6 +1750,8 @@ def test_a_new_favourite_and_a_habit_given_up(old: str, new: str, relation: str)
         ("My phone is an iPhone 12.", "My wife's phone is now a Pixel 8.", "distinct"),
         ("我的牙医是李医生。", "我儿子的牙医换成王医生了。", "distinct"),
         ("我的车是思域", "小王的车换成特斯拉了", "distinct"),
+        ("My mom lives in Tucson.", "My mom's sister moved to Phoenix.", "distinct"),  # someone of theirs
+        ("My mom lives in Tucson.", "My mom moved to Phoenix.", "update"),
         # the same person's, or theirs said with a pronoun, or a thing's: a change of it
         ("Sam's address: 4 Elm St", "Sam's address changed to 9 Pine Ave", "update"),
         (

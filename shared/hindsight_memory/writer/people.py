@@ -71,20 +71,18 @@ _POSSESSED_ZH = re.compile("(" + "|".join(OTHER_PERSON_ZH) + ")的([\u4e00-\u9ff
 def someone_elses(old: Statement, new: Statement) -> bool:
     """Whether `new` gives a thing `old` names to someone `old` does not name ("My address is 42 Elm St." / "My
     sister's address changed to 9 Pine Ave.", "Dentist: Dr. Alvarez" / "My son's dentist is now Dr. Kim", 我的牙医是
-    李医生。/ 我儿子的牙医换成王医生了。): a change of theirs, not of it, whatever change word it holds."""
+    李医生。/ 我儿子的牙医换成王医生了。, "My mom lives in Tucson." / "My mom's sister moved to Phoenix."): a change
+    of theirs, not of it, whatever change word it holds."""
     named = people(old)
-    if _PRONOUN.search(
-        old.text
-    ):  # "My daughter's school pickup is at 3:15." / "Her pickup time changed...": hers
+    # "My daughter's school pickup is at 3:15." / "Her pickup time changed...": hers, said with a pronoun
+    if _PRONOUN.search(old.text):
         return False
     if new.cjk:
         theirs = [
             (who, rest) for who, rest in _POSSESSED_ZH.findall(new.text) if OTHER_PERSON[who] not in named
         ]
         theirs += [
-            (name, new.text[at + len(name) + 1 :])
-            for name in new.names
-            if (at := new.text.find(f"{name}的")) >= 0
+            (n, new.text[at + len(n) + 1 :]) for n in new.names if (at := new.text.find(f"{n}的")) >= 0
         ]
         # the thing: two characters the old statement holds, or one it names after 的 (我的车 / 小王的车)
         return any(
@@ -96,16 +94,21 @@ def someone_elses(old: Statement, new: Statement) -> bool:
     for m in _POSSESSED_EN.finditer(new.body):
         who, *things = m.groups()
         person = OTHER_PERSON.get(READ_AS.get(who.casefold(), who.casefold()))
+        kin = OTHER_PERSON.get(READ_AS.get(things[0], things[0]))
+        called = new.body[m.end(2) :].split()[:1]  # "Oscar's son Theo": the one the other side names
+        known = bool(called) and called[0][:1].isupper() and called[0].casefold() in said
+        if (
+            kin
+            and kin not in named
+            and not known
+            and (who.casefold() in said or (person and person in named))
+        ):
+            return True  # "my mom's sister" after "my mom": someone of theirs
         name = (
             who[0].isupper() and m.start() > 0
-        )  # "Project's staging server": a capital that opens the sentence
-        if (
-            who.casefold() in _USER
-            or person == "team"
-            or not (person or name)
-            or who.casefold() in said
-            or (person and person in named)
-        ):
+        )  # not "Project's staging server", a capital opening the sentence
+        mine = who.casefold() in _USER or person == "team"
+        if mine or not (person or name) or who.casefold() in said or (person and person in named):
             continue  # a thing's ("the repo's branch"), or someone the old statement names too
         if any(t and re.search(rf"\b{t}", said) for t in things):
             return True
