@@ -1729,6 +1729,9 @@ def test_one_day_with_and_without_its_leading_zero_is_one_value() -> None:
         ("My favourite summer drink is lemonade.", "My favourite winter drink is hot chocolate.", "distinct"),
         ("One of my favourite bands is Queen.", "My favourite band is Muse.", "distinct"),
         ("My favourite movie is Alien.", "My favourite book is Dune.", "distinct"),
+        # news of the favourite, not another one
+        ("My favourite restaurant is Nobu.", "My favourite restaurant is closing next month.", "distinct"),
+        ("My favourite show is The Office.", "My favourite show is back on Netflix.", "distinct"),
         # a habit given up (戒, "no more") is news of it; coffee and coffees are one word
         ("我每天抽半包烟", "烟已经戒了，三个月没抽", "update"),
         ("我每天喝一瓶可乐", "可乐已经戒了，一口都不喝了", "update"),

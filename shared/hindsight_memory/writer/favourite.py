@@ -20,6 +20,10 @@ _ZH_KIND_LEAD = re.compile(
 _WHERE = re.compile(
     r"\s+(?:in|at|for|of|to|on|from|with|near|around)\b.*", re.IGNORECASE
 )  # "restaurant in town"
+_SAID_OF_IT = re.compile(
+    r"(?i)\s*(?:\w+(?:ing|ed)\b|(?:back|open|closed|gone|still|always|never|not|now|so|very|too|really|also|"
+    r"getting|being|great|good|bad|amazing|awesome|expensive|cheap|busy|crowded|far|near|nearby|the best|the worst)\b)"
+)
 _SEVERAL = re.compile(r"\bone of\b|(?<!没有)之一", re.IGNORECASE)  # 没有之一: "and no other"
 # how much it is a favourite, not whose: "my absolute favourite", "all-time favourite"
 _DEGREE = frozenset(
@@ -36,6 +40,10 @@ def _favourite(body: str, cjk: bool) -> tuple[tuple[str, ...], frozenset[str], f
         (_ZH_KIND_LEAD.sub("", m.group("kind")),) if cjk else statement(_WHERE.sub("", m.group("kind"))).words
     )
     first = re.split(r"[,，]", m.group("value"))[0]  # "Fleetwood Mac, no contest": the value, then a remark
+    if not cjk and _SAID_OF_IT.match(
+        first
+    ):  # "... is closing next month", "... is back on Netflix": news of it
+        return None
     value = frozenset(w for w in statement(first).words if not w.startswith("#"))
     owner = frozenset(statement(body[: m.start()]).words) - _DEGREE
     return (kind, value, owner) if kind and kind[-1] and value else None
