@@ -1795,6 +1795,9 @@ def test_whose_thing_changed(old: str, new: str, relation: str) -> None:
         ("My cat is 4 years old.", "My dog is 6 years old.", "distinct"),
         ("Our car is 5 years old.", "Our house is 30 years old.", "distinct"),
         ("我今年34岁", "我家猫5岁了", "distinct"),
+        # a grade and a year of study, an age: the same number of other things
+        ("My son is in 2nd grade.", "My son is in his 2nd year of college.", "distinct"),
+        ("我儿子上二年级", "我儿子二岁", "distinct"),
     ],
 )
 def test_an_age_or_stage_grown_older(old: str, new: str, relation: str) -> None:

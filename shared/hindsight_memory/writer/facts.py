@@ -29,7 +29,7 @@ from .keys import key_changed, keyed_value
 from .people import someone_else, someone_elses
 from .reworded import ALSO, DEICTIC, SOFT_CHANGES, reworded
 from .speakers import about_the_speaker, same_speaker
-from .stages import new_stage
+from .stages import new_stage, other_stages
 from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 from .thresholds import Thresholds, thresholds_for
 
@@ -335,8 +335,14 @@ def _relate(
     announced = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
     negation_changed = old.negated != new.negated
     other_person = someone_else(old, new)
+    other_stage = other_stages(old.body, new.body, old.cjk and new.cjk)  # "2nd grade" / "2nd year of college"
     if not (
-        numbers_changed or negation_changed or turned or other_person or _other_value(old, new, same_slot)
+        numbers_changed
+        or negation_changed
+        or turned
+        or other_person
+        or other_stage
+        or _other_value(old, new, same_slot)
     ):
         same = reworded(old, new, th, sharper, announced)
         if same is not None:

@@ -112,3 +112,10 @@ def _whose(body: str, cjk: bool) -> frozenset[str] | None:
         found = {w.casefold() for w in _EN_WHO.findall(body)} | set(_EN_WHOSE.findall(body.casefold()))
         found = {w for w in found if w not in skip and w not in _NOT_WHO}
     return frozenset(found) or None
+
+
+def other_stages(old_body: str, new_body: str, cjk: bool) -> bool:
+    """One says a grade and the other a year of study, or an age ("My son is in 2nd grade." / "My son is in his 2nd
+    year of college."): the same number of other things, never one fact."""
+    a, b = _stages(old_body, cjk), _stages(new_body, cjk)
+    return bool(a and b and not a.keys() & b.keys())
