@@ -27,7 +27,7 @@ from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
 from .keys import key_changed, keyed_value
 from .people import someone_else, someone_elses
-from .reworded import ALSO, DEICTIC, SOFT_CHANGES, reworded
+from .reworded import ALSO, DEICTIC, announces, reworded
 from .speakers import about_the_speaker, same_speaker
 from .stages import new_stage, other_stages
 from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
@@ -46,8 +46,8 @@ class Verdict:
     fuller: bool = False
 
 
-CHANGE_OVERLAP = 1 / 3
-OLDER = "a new age, grade or year of study"  # share of the shorter statement's content words (numbers aside) the other must hold
+CHANGE_OVERLAP = 1 / 3  # share of the shorter statement's content words (numbers aside) the other must hold
+OLDER = "a new age, grade or year of study"
 
 
 # Chinese units of a date: shared, they say two statements both hold a date, not one subject ("信用卡每个月都全额还款"
@@ -56,8 +56,13 @@ OLDER = "a new age, grade or year of study"  # share of the shorter statement's 
 _CALENDAR_ZH = frozenset("年月日")
 
 
-def _letters(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.casefold())
+def _same_text(a: str, b: str) -> bool:
+    """The same text, or the same letters and numbers spaced or punctuated otherwise ("Editor: VS Code" / "editor:
+    vscode", Wi-Fi / wifi); "👍" is only "👍"."""
+    if a.casefold() == b.casefold():
+        return True
+    letters = [re.sub(r"[\W_]+", "", t.casefold()) for t in (a, b)]
+    return letters[0] == letters[1] != "" and _DIGITS.findall(a) == _DIGITS.findall(b)
 
 
 _DIGITS = re.compile(r"\d+")
@@ -313,12 +318,8 @@ def _relate(
     same_slot = (same_slot or keyed_value(old, new) or key_changed(old, new)) and _both_or_neither_due(
         old, new
     )
-    if old.text.casefold() == new.text.casefold():
+    if _same_text(old.text, new.text):
         return Verdict("duplicate", "same text")
-    if _letters(old.text) == _letters(new.text) != "" and _DIGITS.findall(old.text) == _DIGITS.findall(
-        new.text
-    ):
-        return Verdict("duplicate", "same text")  # "Editor: VS Code" / "editor: vscode", Wi-Fi / wifi
     if cosine < th.candidate + shift and not same_slot:
         return Verdict("distinct", "not close enough")
     # "👍" / "👎", "..." / "???": no word to tell them apart by, nor to call them alike
@@ -331,8 +332,7 @@ def _relate(
     fold = clock_fold(old.text, new.text)  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
     a, b = {fold(n) for n in old.numbers}, {fold(n) for n in new.numbers}
     numbers_changed = bool((a - b) and (b - a))
-    # a change word the old statement does not have ("9点半开始" / "改成10点15": 开始 there only says when)
-    announced = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
+    announced = announces(old, new)
     negation_changed = old.negated != new.negated
     other_person = someone_else(old, new)
     other_stage = other_stages(old.body, new.body, old.cjk and new.cjk)  # "2nd grade" / "2nd year of college"

@@ -14,12 +14,9 @@ _EN = re.compile(
 _ZH = re.compile(
     r"最(?:喜欢|爱)(?P<kind>[\u4e00-\u9fff]{0,5}?[\u4e00-\u9fff])\s*(?:是|：|:)(?P<value>[^。；！？，,]+)"
 )
-_ZH_KIND_LEAD = re.compile(
-    r"^[吃喝看听玩穿用读去]?的"
-)  # 最爱吃的菜 / 最喜欢的菜: the kind is what follows 的
-_WHERE = re.compile(
-    r"\s+(?:in|at|for|of|to|on|from|with|near|around)\b.*", re.IGNORECASE
-)  # "restaurant in town"
+# 最爱吃的菜 / 最喜欢的菜: the kind is what follows 的; "restaurant in town": the kind is "restaurant"
+_ZH_KIND_LEAD = re.compile(r"^[吃喝看听玩穿用读去]?的")
+_WHERE = re.compile(r"\s+(?:in|at|for|of|to|on|from|with|near|around)\b.*", re.IGNORECASE)
 _SAID_OF_IT = re.compile(
     r"(?i)\s*(?:\w+(?:ing|ed)\b|(?:back|open|closed|gone|still|always|never|not|now|so|very|too|really|also|"
     r"getting|being|great|good|bad|amazing|awesome|expensive|cheap|busy|crowded|far|near|nearby|the best|the worst)\b)"

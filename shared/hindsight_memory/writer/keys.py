@@ -5,7 +5,7 @@ import re
 
 from .clock import on_the_clock
 from .people import someone_else
-from .reworded import SOFT_CHANGES
+from .reworded import announces
 from .statements import Statement, statement
 
 
@@ -13,18 +13,21 @@ def key_changed(old: Statement, new: Statement) -> bool:
     """The old statement's slot named in a new one that announces a change ("宽带：中国电信 200M" / "家里宽带换成联通
     千兆了", "The landlord is Mr. Haddad." / "Building was sold; new landlord is Greenway Properties.") is the same
     slot, however few other words they share."""
-    changed = (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
-    if not (old.slot and changed) or (new.slot and new.slot != old.slot) or someone_else(old, new):
+    if (
+        not (old.slot and announces(old, new))
+        or (new.slot and new.slot != old.slot)
+        or someone_else(old, new)
+    ):
         return False
-    return _key_named(old, new) is True
+    return _key_named(old, new)
 
 
-def _key_named(old: Statement, new: Statement) -> bool | None:
-    """Whether the new statement names the old one's slot as it is (True) or one of its kind another word picks
-    out ("the guest Wi-Fi password", "my mom's address", 公司宽带: False); None where it does not name it."""
+def _key_named(old: Statement, new: Statement) -> bool:
+    """Whether the new statement names the old one's slot as it is, not one of its kind another word picks out
+    ("the guest Wi-Fi password", 公司宽带)."""
     at = new.body.casefold().find(old.slot or "\0")
     if at < 0:
-        return None
+        return False
     before = statement(_CLAUSE.split(new.body[:at])[-1]).words  # the words naming which one, in its clause
     return not before or before[-1] in old.words or before[-1] in _HOME
 

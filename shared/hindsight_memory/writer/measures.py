@@ -28,16 +28,34 @@ _RUN = re.compile(r"\b(?:run|runs|running|ran|jog|jogs|jogging|race|races|marath
 _RUN_K = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d)?)[kK](?![a-zA-Z\d])")
 
 
-def _number(n: str) -> float:
-    return float(_EN_SMALL.get(n.casefold(), n))
+def _number(n: str) -> float | None:
+    """A number in digits, an English word (five) or Chinese numerals (五千)."""
+    if n[0].isdigit():
+        return float(n)
+    if n.casefold() in _EN_SMALL:
+        return float(_EN_SMALL[n.casefold()])
+    return zh_number(n)
 
 
-def _in(unit: str, per: int, bigger: str) -> Callable[[re.Match[str]], str]:
-    """Said in `bigger` where the count of `unit` is whole multiples of `per` of it, else in `unit`."""
+def _in(unit: str, per: int, bigger: str, sep: str = " ") -> Callable[[re.Match[str]], str]:
+    """Said in `bigger` from one `per` of `unit` up, else in `unit` ("90 seconds" -> "1.5 minutes", 300秒 -> 5分钟)."""
 
     def say(m: re.Match[str]) -> str:
         n = _number(m.group(1))
-        return f"{n / per:g} {bigger}" if n >= per else f"{n:g} {unit}"
+        if n is None:
+            return m.group(0)
+        return f"{n / per:g}{sep}{bigger}" if n >= per else f"{n:g}{sep}{unit}"
+
+    return say
+
+
+def _weeks(days: str) -> Callable[[re.Match[str]], str]:
+    """Two weeks or more in days ("two-week sprints" / "14 days", 两周 / 14天); "a week", 一周 as said ("once a
+    week", 一周三次 / 每周三次)."""
+
+    def say(m: re.Match[str]) -> str:
+        n = _number(m.group(1))
+        return f"{n * 7:g}{days}" if n is not None and n >= 2 else m.group(0)
 
     return say
 
@@ -47,15 +65,9 @@ def en_measures(body: str) -> str:
         body = _RUN_K.sub(r"\1 km", body)
     body = _SECONDS.sub(_in("seconds", 60, "minutes"), body)
     body = _MINUTES.sub(lambda m: f"{_number(m.group(1)):g} minutes", body)
-    body = _WEEKS.sub(_weeks, body)
+    body = _WEEKS.sub(_weeks(" days"), body)
     body = _KM.sub(r"\1 km", _CM.sub(r"\1 cm", body))
     return _METRES.sub(_metres, body)
-
-
-def _weeks(m: re.Match[str]) -> str:
-    """Two weeks or more in days ("two-week sprints" / "14 days"); "a week" as said ("once a week")."""
-    n = _number(m.group(1))
-    return f"{n * 7:g} days" if n >= 2 else m.group(0)
 
 
 def _metres(m: re.Match[str]) -> str:
@@ -74,35 +86,15 @@ _ZH_METRES = re.compile(_ZH_N + r"\s*米(?![饭粉线色])")
 _ZH_CM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:厘米|公分)")
 
 
-def _zh(n: str) -> float | None:
-    return float(n) if n[0].isdigit() else zh_number(n)
-
-
-def _zh_weeks(m: re.Match[str]) -> str:
-    """Two weeks or more in days (两周 / 14天); 一周 as said (一周三次 / 每周三次)."""
-    n = _zh(m.group(1))
-    return f"{n * 7:g}天" if n is not None and n >= 2 else m.group(0)
-
-
-def _zh_in(unit: str, per: int, bigger: str) -> Callable[[re.Match[str]], str]:
-    def say(m: re.Match[str]) -> str:
-        n = _zh(m.group(1))
-        if n is None:
-            return m.group(0)
-        return f"{n / per:g}{bigger}" if n >= per else f"{n:g}{unit}"
-
-    return say
-
-
 def zh_measures(body: str) -> str:
-    body = _ZH_SECONDS.sub(_zh_in("秒", 60, "分钟"), body)
-    body = _ZH_WEEKS.sub(_zh_weeks, body)
+    body = _ZH_SECONDS.sub(_in("秒", 60, "分钟", sep=""), body)
+    body = _ZH_WEEKS.sub(_weeks("天"), body)
     body = _ZH_CM.sub(r"\1cm", body)
     return _ZH_METRES.sub(_zh_metres, body)
 
 
 def _zh_metres(m: re.Match[str]) -> str:
-    n = _zh(m.group(1))
+    n = _number(m.group(1))
     if n is None:
         return m.group(0)
     if n >= 1000:

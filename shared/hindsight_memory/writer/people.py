@@ -95,20 +95,16 @@ def someone_elses(old: Statement, new: Statement) -> bool:
         who, *things = m.groups()
         person = OTHER_PERSON.get(READ_AS.get(who.casefold(), who.casefold()))
         kin = OTHER_PERSON.get(READ_AS.get(things[0], things[0]))
+        # someone the old statement names too, by a name or a word for them
+        also_old = who.casefold() in said or bool(person and person in named)
         called = new.body[m.end(2) :].split()[:1]  # "Oscar's son Theo": the one the other side names
         known = bool(called) and called[0][:1].isupper() and called[0].casefold() in said
-        if (
-            kin
-            and kin not in named
-            and not known
-            and (who.casefold() in said or (person and person in named))
-        ):
+        if kin and kin not in named and not known and also_old:
             return True  # "my mom's sister" after "my mom": someone of theirs
-        name = (
-            who[0].isupper() and m.start() > 0
-        )  # not "Project's staging server", a capital opening the sentence
+        # not "Project's staging server": a capital opening the sentence is no name
+        name = who[0].isupper() and m.start() > 0
         mine = who.casefold() in _USER or person == "team"
-        if mine or not (person or name) or who.casefold() in said or (person and person in named):
+        if mine or not (person or name) or also_old:
             continue  # a thing's ("the repo's branch"), or someone the old statement names too
         if any(t and re.search(rf"\b{t}", said) for t in things):
             return True

@@ -19,6 +19,11 @@ from .thresholds import Thresholds
 SOFT_CHANGES = frozenset({"最近", "现在", "目前", "如今"})
 
 
+def announces(old: Statement, new: Statement) -> bool:
+    """Whether `new` holds a change word `old` does not ("9点半开始" / "改成10点15": 开始 there only says when)."""
+    return (new.change and not old.change) or bool(new.changes - old.changes - SOFT_CHANGES)
+
+
 def reworded(
     old: Statement,
     new: Statement,

@@ -4,9 +4,11 @@ study ("second year of my PhD" / "a third-year PhD student", 博士第二年 / �
 fact grown older, with no change word. Read from the statement's body, so a speaker's name is no part of it."""
 
 import re
+from functools import lru_cache
 
 from .lexicon import OTHER_PERSON
 from .values import EN_NUMBERS
+from .zh_numerals import zh_number
 
 _NUMBERS = EN_NUMBERS | {"second": "2"}  # "second" is no unit of time before "year" or "grade"
 _N = r"(\d{1,3}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
@@ -34,12 +36,13 @@ _ZH = (
     ("kindergarten", re.compile(r"([小中大])班")),
     ("study", re.compile(r"博士?(?:读到|在读)?第?" + _ZH_N + r"年|博([一二三四五六])(?![士])|研([一二三])")),
 )
-_ZH_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九十")} | {"两": 2, "小": 1, "中": 2, "大": 3}
+_KINDERGARTEN = {"小": 1, "中": 2, "大": 3}  # 小班, 中班, 大班: the first, second and third year
 
 
-_NOT_WHO = frozenset(
+# capitalised or possessed words that name no one: days, months, the user, the sentence's opening word
+_NOT_WHO_EN = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
-    "september october november december phd".split()
+    "september october november december phd user i my our the as noted daughter son a in first second".split()
 )
 
 
@@ -48,13 +51,13 @@ def _number(run: str) -> int | None:
         return int(run)
     if run.casefold() in _NUMBERS:
         return int(_NUMBERS[run.casefold()])
-    if len(run) == 1 and run in _ZH_DIGIT:
-        return _ZH_DIGIT[run]
-    if run.startswith("十"):  # 十二
-        return 10 + _ZH_DIGIT.get(run[1:], 0)
-    return None
+    if run in _KINDERGARTEN:
+        return _KINDERGARTEN[run]
+    n = zh_number(run)
+    return None if n is None else int(n)
 
 
+@lru_cache(maxsize=4096)  # asked twice a pair: another stage of it (other_stages), then a new one (new_stage)
 def _stages(body: str, cjk: bool) -> dict[str, int]:
     found: dict[str, int] = {}
     for kind, pattern in _ZH if cjk else _EN:
@@ -94,23 +97,8 @@ def _whose(body: str, cjk: bool) -> frozenset[str] | None:
     if cjk:
         found = set(_ZH_WHO.findall(body))
     else:
-        skip = {
-            "user",
-            "i",
-            "my",
-            "our",
-            "the",
-            "as",
-            "noted",
-            "daughter",
-            "son",
-            "a",
-            "in",
-            "first",
-            "second",
-        }
         found = {w.casefold() for w in _EN_WHO.findall(body)} | set(_EN_WHOSE.findall(body.casefold()))
-        found = {w for w in found if w not in skip and w not in _NOT_WHO}
+        found = {w for w in found if w not in _NOT_WHO_EN}
     return frozenset(found) or None
 
 
