@@ -4,7 +4,7 @@ import pytest
 
 from hindsight_memory.writer.clock import clock_fold
 from hindsight_memory.writer.facts import Thresholds, relate, statement
-from hindsight_memory.writer.frames import in_place
+from hindsight_memory.writer.frames import in_place, tagged
 from hindsight_memory.writer.names import names_differ as _names_differ
 from hindsight_memory.writer.people import people as _people
 from hindsight_memory.writer.reading import first_person, reading, readings
@@ -1827,3 +1827,13 @@ def test_a_note_whose_list_grows_is_its_new_value() -> None:
 )
 def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.95, sharper=0.96) == relation
+
+
+def test_a_long_chinese_text_is_read_to_its_end_past_the_guessed_words() -> None:
+    # jieba's model of unknown words reads only the opening (frames._GUESS_CHARS); the rest in dictionary words,
+    # nothing dropped, so a long hostile note costs milliseconds and still compares as a whole
+    text = "我的同事小欧阳下周去杭州出差。" + "博一" * 2000 + "然后他回北京"
+    words = [w for w, _ in tagged(text)]
+    assert "".join(words) == text
+    assert words[:8] == ["我", "的", "同事", "小", "欧阳", "下周", "去", "杭州"]
+    assert words[-4:] == ["然后", "他", "回", "北京"]

@@ -108,6 +108,11 @@ def _zh_words(text: str) -> list[str]:
     return out
 
 
+# jieba's model of unknown words costs up to half a millisecond a character (a run of "博一" repeated); past this
+# many characters only its dictionary's words are read, so a long hostile note cannot hold the writer for seconds.
+_GUESS_CHARS = 120
+
+
 @lru_cache(maxsize=4096)
 def tagged(text: str) -> tuple[tuple[str, str], ...]:
     """jieba's words of a Chinese text with their parts of speech."""
@@ -116,7 +121,9 @@ def tagged(text: str) -> tuple[tuple[str, str], ...]:
     from ..text import _jieba
 
     _jieba()  # initialised once, quietly
-    return tuple((p.word, p.flag) for p in jieba.posseg.lcut(text))
+    head, rest = text[:_GUESS_CHARS], text[_GUESS_CHARS:]
+    words = jieba.posseg.lcut(head) + (jieba.posseg.lcut(rest, HMM=False) if rest else [])
+    return tuple((p.word, p.flag) for p in words)
 
 
 def _one_word(a: list[str], b: list[str]) -> bool:

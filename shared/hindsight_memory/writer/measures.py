@@ -16,13 +16,15 @@ _EN_SMALL = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
     )
 }
-_N = r"(\d+(?:\.\d+)?|" + "|".join(_EN_SMALL) + r")"
+# a number starts where a run of digits starts: tried from every digit of a long run, each try reads the rest of it
+_NUM = r"(?<![\d.])(\d+(?:\.\d+)?)"
+_N = r"((?<![\d.])\d+(?:\.\d+)?|" + "|".join(_EN_SMALL) + r")"
 _SECONDS = re.compile(_N + r"[\s-]*(?:seconds?|secs?)\b", re.IGNORECASE)
 _MINUTES = re.compile(_N + r"[\s-]*(?:minutes?|mins?)\b", re.IGNORECASE)
 _WEEKS = re.compile(_N + r"[\s-]*weeks?\b", re.IGNORECASE)
-_KM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:km|kms|kilomet(?:er|re)s?)\b", re.IGNORECASE)
-_METRES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:m|meters?|metres?)\b(?![-/]\w)", re.IGNORECASE)
-_CM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:cm|centimet(?:er|re)s?)\b", re.IGNORECASE)
+_KM = re.compile(_NUM + r"\s*(?:km|kms|kilomet(?:er|re)s?)\b", re.IGNORECASE)
+_METRES = re.compile(_NUM + r"\s*(?:m|meters?|metres?)\b(?![-/]\w)", re.IGNORECASE)
+_CM = re.compile(_NUM + r"\s*(?:cm|centimet(?:er|re)s?)\b", re.IGNORECASE)
 # "a 5k", "jogs 5k": a distance where the sentence is about running, thousands of something elsewhere ("$5k")
 _RUN = re.compile(r"\b(?:run|runs|running|ran|jog|jogs|jogging|race|races|marathon|parkrun)\b", re.IGNORECASE)
 _RUN_K = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d)?)[kK](?![a-zA-Z\d])")
@@ -79,11 +81,11 @@ def _metres(m: re.Match[str]) -> str:
     return f"{n:g} meters"
 
 
-_ZH_N = r"(\d+(?:\.\d+)?|[零一二两三四五六七八九十百千]{1,8})"
+_ZH_N = r"((?<![\d.])\d+(?:\.\d+)?|[零一二两三四五六七八九十百千]{1,8})"
 _ZH_SECONDS = re.compile(_ZH_N + r"\s*秒钟?")
 _ZH_WEEKS = re.compile(_ZH_N + r"\s*个?(?:周|星期|礼拜)(?![一二三四五六日天末])")
 _ZH_METRES = re.compile(_ZH_N + r"\s*米(?![饭粉线色])")
-_ZH_CM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:厘米|公分)")
+_ZH_CM = re.compile(_NUM + r"\s*(?:厘米|公分)")
 
 
 def zh_measures(body: str) -> str:
