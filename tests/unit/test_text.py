@@ -2,6 +2,7 @@
 
 import pytest
 
+from hindsight_memory.retrieval.asked import side_asked_about, without_name
 from hindsight_memory.retrieval.coverage import QueryTerms
 from hindsight_memory.standing import standing_kind, trigger_share
 from hindsight_memory.text import (
@@ -10,12 +11,10 @@ from hindsight_memory.text import (
     key,
     normalize,
     script_of,
-    side_asked_about,
     side_of_turn,
     speaker_of,
     value_tokens,
     with_speaker,
-    without_name,
 )
 
 

@@ -15,7 +15,7 @@ from .base import Embedder, unit
 
 # A boundary: after a sentence end (Latin or CJK), or before a markdown heading or a list bullet (stored text has
 # its line breaks folded into spaces, so these markers are what is left of the paragraphs).
-_BOUNDARY = re.compile(r"(?<=[.!?;:])\s+(?=\S)|(?<=[。！？；])|\s+(?=#{1,6}\s|[-*•]\s)")
+_BOUNDARY = re.compile(r"(?<=[.!?;:])\s+(?=\S)|(?<=[。！？；])|(?<!\s)\s+(?=#{1,6}\s|[-*•]\s)")
 
 Span = tuple[int, int]
 

@@ -18,14 +18,12 @@ from ..text import (
     ROLES,
     has_cjk,
     mostly_cjk,
-    named_in,
     script_of,
-    side_asked_about,
     side_of_turn,
     speaker_label,
     terms,
-    without_name,
 )
+from .asked import named_in, side_asked_about, without_name
 from .coverage import QueryTerms
 
 Hit = tuple[Memory, float, Any]  # a channel's hit: the memory, its score there, its vector(s)

@@ -16,7 +16,7 @@ _ZH = re.compile(
 )
 # 最爱吃的菜 / 最喜欢的菜: the kind is what follows 的; "restaurant in town": the kind is "restaurant"
 _ZH_KIND_LEAD = re.compile(r"^[吃喝看听玩穿用读去]?的")
-_WHERE = re.compile(r"\s+(?:in|at|for|of|to|on|from|with|near|around)\b.*", re.IGNORECASE)
+_WHERE = re.compile(r"(?<!\s)\s+(?:in|at|for|of|to|on|from|with|near|around)\b.*", re.IGNORECASE)
 _SAID_OF_IT = re.compile(
     r"(?i)\s*(?:\w+(?:ing|ed)\b|(?:back|open|closed|gone|still|always|never|not|now|so|very|too|really|also|"
     r"getting|being|great|good|bad|amazing|awesome|expensive|cheap|busy|crowded|far|near|nearby|the best|the worst)\b)"

@@ -203,7 +203,7 @@ _WHICH_ONE = re.compile(
     r"\b(?:room|v|version|floor|q|level|building|suite|gate|terminal|sprint|season|chapter|part|phase|step|stage"
     r"|episode|day|week|ticket|issue|pr|order|invoice|case|bug|incident|build|job|task|table|seat|row|apartment|apt"
     r"|unit|lot|bus|line|route|platform|channel|lane|zone|exit)\s*#?\d+|#\s*\d+|第[一二三四五六七八九十\d]+"
-    r"|[一二三四五六七八九十\d]+号?(?:楼|层|会议室|季度|期|线|门|床|桌|房|车厢|站台)"
+    r"|(?<![一二三四五六七八九十\d])[一二三四五六七八九十\d]+号?(?:楼|层|会议室|季度|期|线|门|床|桌|房|车厢|站台)"
     r"|(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b",
     re.IGNORECASE,
 )
@@ -214,7 +214,7 @@ _NAMED_NUMBER = re.compile(r"\b[A-Z][A-Za-z]*\.?\s+#?\d+\b|\b\d+\s+(?:bus|line|r
 _AMOUNT_SAID = re.compile(
     r"[$€£¥]\s*\d|\d\s*(?:%|(?:kg|kgs|kilos?|lbs?|pounds?|km|miles?|cm|mm|g|mg|mcg|ml|gb|mb|tb|hours?|hrs?|minutes?"
     r"|mins?|seconds?|secs?|days?|weeks?|months?|years?|yrs?|dollars?|euros?|yuan|rmb|mbps|gbps)\b)"
-    r"|(?:两|[\d一二三四五六七八九十百千])+(?:万|千)|\d\s*(?:元|块|公斤|斤|克|米|公里|兆|分钟|小时|天|周|个月|年|岁|度)",
+    r"|(?<![两\d一二三四五六七八九十百千])[两\d一二三四五六七八九十百千]+(?:万|千)|\d\s*(?:元|块|公斤|斤|克|米|公里|兆|分钟|小时|天|周|个月|年|岁|度)",
     re.IGNORECASE,
 )
 # once more, one more: "I walk the dog again at 6 PM", "我下下周四也值班"
@@ -263,7 +263,7 @@ def _counted(after: str) -> bool:
 MEASURES = frozenset("km kg g mg lb lbs cm mm gb mb tb".split())  # a weight, a length, a size
 UNITS = MEASURES | frozenset("am pm k m ms h min yuan rmb usd eur gbp dollars percent".split())
 # a number with its measure, read as one token (75kg, 3.5km) or a share (15%)
-_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:" + "|".join(sorted(MEASURES)) + "|%)", re.IGNORECASE)
+_AMOUNT = re.compile(r"(?<!\d)\d+(?:\.\d+)?(?:" + "|".join(sorted(MEASURES)) + "|%)", re.IGNORECASE)
 _MEASURE_ZH = frozenset("个只台本件辆位名人次元块天岁斤米杯张条套家种倍分周年月小")
 # a count in digits, in Chinese, or in English words ("two kids" -> "three kids"; ordinals name one of many)
 _NUMERAL = re.compile(

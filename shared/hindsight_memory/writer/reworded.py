@@ -218,7 +218,7 @@ def _said(words: str, old: Statement) -> bool:
 
 
 _SAME_UNIT = {"号": "日", "块": "元"}
-_COUNTED_ZH = re.compile(r"(\d+(?:\.\d+)?)\s*([号元块天周个岁月年日点次台斤米%])")
+_COUNTED_ZH = re.compile(r"((?<!\d)\d+(?:\.\d+)?)\s*([号元块天周个岁月年日点次台斤米%])")
 
 
 def _counts_other_things(old: Statement, new: Statement) -> bool:

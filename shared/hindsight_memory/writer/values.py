@@ -178,7 +178,7 @@ def _spoken_time(body: str) -> str:
 # 下午3点 -> 15:00, 晚上6点45 -> 18:45, 上午十点 -> 10:00, 早上六点半 -> 06:30
 ZH_TIME = re.compile(
     # 点 as a clock, not 一点都不 ("not at all"), 一点儿, 点心, 点菜, 点赞...
-    r"(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)?\s*(?P<h>[零一二两三四五六七八九十\d]{1,3})点(?![儿都也点头子心菜赞击评])"
+    r"(?:(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)|(?<!\s))\s*(?P<h>[零一二两三四五六七八九十\d]{1,3})点(?![儿都也点头子心菜赞击评])"
     r"(?:(?P<half>半)|(?P<quarter>[一三])刻|(?P<m>[零一二三四五六七八九十\d]{1,3})分?)?"
 )
 
@@ -277,7 +277,7 @@ _ZH_MODEL_YEAR = re.compile(r"(?<![\d.])([0-2]\d)款")  # 20款 / 2020款 (a car
 # 70公斤 / 70千克 / 70kg; 千 here is no thousand
 _ZH_UNIT_AS = {"公斤": "kg", "千克": "kg", "公里": "km", "千米": "km"}
 # 二十八斤 / 14公斤: a jin is half a kilogram
-_ZH_JIN = re.compile(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十百]{1,6})\s*斤(?<!公斤)")
+_ZH_JIN = re.compile(r"((?<!\d)\d+(?:\.\d+)?|[一二两三四五六七八九十百]{1,6})\s*斤(?<!公斤)")
 
 
 def _jin(m: re.Match[str]) -> str:
@@ -356,7 +356,7 @@ _DOLLARS = re.compile(r"(?<![\w$])(?:US)?\$\s?(\d[\d.]*)")  # $2100 -> 2100 doll
 # How often, one form: "a day", "per day", "/day", "each day" -> "daily" (and weekly, monthly, yearly).
 _PER_WORD = {"day": " daily", "week": " weekly", "month": " monthly", "year": " yearly"}
 _PER_WORD |= {"wk": " weekly", "mo": " monthly", "yr": " yearly"}
-_PER = re.compile(r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(day|week|month|year|wk|mo|yr)\b", re.IGNORECASE)
+_PER = re.compile(r"(?<!\s)(?:\s+(?:a|per|each)\s+|\s*/\s*)(day|week|month|year|wk|mo|yr)\b", re.IGNORECASE)
 _ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")
 # a 401(k), 401k, 403(b) is a retirement plan, named by its number (not 401,000)
 _PLAN = re.compile(r"\b(40[13]|457)\s*(?:\([kb]\)|[kb])(?!\w)", re.IGNORECASE)
@@ -391,5 +391,5 @@ def _common(body: str) -> str:
 
 # a host and its port, one way or the other: "10.0.0.8:8080" / "10.0.0.8, port 8080", redis-03:6379
 _HOST_PORT = re.compile(
-    r"(?<![\w.:/])((?:\d{1,3}\.){3}\d{1,3}|[A-Za-z][\w-]*(?:\.[\w-]+)*):(\d{2,5})(?![\d:])"
+    r"(?<![\w.:/-])((?:\d{1,3}\.){3}\d{1,3}|[A-Za-z][\w-]*(?:\.[\w-]+)*):(\d{2,5})(?![\d:])"
 )
