@@ -24,11 +24,12 @@ _AMBIGUOUS = set(
     "make find sort go cat top kill head tail watch test time touch open service convert".split()
 )
 # Where a command starts: the start of the text or of a line, after : $ ` ; | ( && (and their full-width forms), or
-# after a word that introduces one (run, using, with, 执行...). The program may carry a path (~/venv/bin/pip).
+# after a word that introduces one (run, using, with, 执行...). The program may carry a path (~/venv/bin/pip). Only
+# spaces between (a line break is a start of its own): over a run of blank lines every one would re-read the rest.
 _LEAD = r"run|runs|running|ran|execute|executing|using|with|via|then"
 _COMMAND_AT = re.compile(
     rf"(^|[:$`;|(\n：，、]|&&|\b(?i:{_LEAD})\b|运行|执行|使用|用|然后)"
-    rf"\s*(?!(?i:{_LEAD})\b)((?:~?[\w.-]*/)*[a-z][a-z0-9_-]*[a-z0-9])(?![\w-]|\.\w)(\s+[-\w\"'./~$@*%{{]|\()?",
+    rf"[^\S\r\n]*(?!(?i:{_LEAD})\b)((?:~?[\w.-]*/)*[a-z][a-z0-9_-]*[a-z0-9])(?![\w-]|\.\w)(\s+[-\w\"'./~$@*%{{]|\()?",
     re.MULTILINE,
 )
 _CALL = re.compile(r"(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\(")
