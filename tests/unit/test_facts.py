@@ -1829,6 +1829,37 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.95, sharper=0.96) == relation
 
 
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # a change of one thing with another word before the same noun is news of another one (writer/changed.py)
+        ("The API timeout is 30 seconds.", "We changed the DB timeout to 10 seconds.", "distinct"),
+        ("Marketing budget: $10k", "We lowered the travel budget to $5k.", "distinct"),
+        ("The staging cluster has 3 nodes.", "The prod cluster now has 8 nodes.", "distinct"),
+        ("My work laptop is a ThinkPad.", "My personal laptop is now a MacBook.", "distinct"),
+        ("The weekly sync is on Tuesdays.", "We moved the monthly sync to Thursdays.", "distinct"),
+        ("生产集群：3个节点", "测试集群现在有5个节点。", "distinct"),
+        ("客厅空调温度设在26度", "卧室空调现在调到24度", "distinct"),
+        # the same thing, or a word the old one lacks only elsewhere: a new value
+        ("The team standup is at 9:30.", "We moved the team standup to 10.", "update"),
+        ("My rent is $1,450 a month.", "My rent is now $1,600 a month.", "update"),
+        (
+            "Prod database host: db1.internal.example.com",
+            "We migrated the production DB to db2.example.com",
+            "update",
+        ),
+        (
+            "User takes 10 mg of lisinopril daily.",
+            "Doctor raised the user's lisinopril to 20 mg a day.",
+            "update",
+        ),
+        ("客厅空调温度设在26度", "客厅空调调到24度了", "update"),
+    ],
+)
+def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.9, sharper=0.9) == relation
+
+
 def test_a_long_chinese_text_is_read_to_its_end_past_the_guessed_words() -> None:
     # jieba's model of unknown words reads only the opening (frames._GUESS_CHARS); the rest in dictionary words,
     # nothing dropped, so a long hostile note costs milliseconds and still compares as a whole

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from .changed import another_thing_changed
 from .clock import clock_fold
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
@@ -375,6 +376,8 @@ def _relate(
         if unread and learned is not None and th.learned <= 1 and learned() >= th.learned:
             return Verdict("duplicate", "one fact in other words (learned reader)")
         return Verdict("distinct", "states something else, no sign of a change")
+    if announced and not same_slot and (thing := another_thing_changed(old.body, new.body, new.cjk)):
+        return Verdict("distinct", f"a change of another one: {thing}")  # "DB timeout" / "API timeout"
     if not same_slot and _overlap(old, new) < CHANGE_OVERLAP:
         # e5 puts any two sentences of one person's life above the candidate cosine: a change word ("moved",
         # 搬到) in a sentence that shares few content words with the old one is news about something else.
