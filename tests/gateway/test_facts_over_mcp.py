@@ -93,6 +93,22 @@ def test_two_allergies_are_two_facts(gateway, entities):
     assert {"Carol is allergic to peanuts", "Carol is allergic to shellfish"} <= found
 
 
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The API timeout is 30 seconds.", "We changed the DB timeout to 10 seconds."),
+        ("生产集群：3个节点", "测试集群现在有5个节点。"),
+    ],
+)
+def test_a_change_of_another_one_of_the_same_kind_supersedes_nothing(gateway, old, new):
+    # e5 reads the two close and the second holds a change word, but it changes another timeout / cluster
+    ns = f"ops/{len(old)}"
+    store(gateway, ns, {"content": old})
+    res = store(gateway, ns, {"content": new})
+    assert res["stored"] == 1 and res["superseded"] == 0 and res["deduplicated"] == 0
+    assert len({m["id"] for m in recall(gateway, ns, old, top_k=5)}) == 2  # both current, both found
+
+
 def test_an_allergy_added_to_a_list_is_never_merged_away(gateway):
     ns = "dan/health"
     first = store(gateway, ns, {"content": "I'm allergic to peanuts."})
