@@ -1840,6 +1840,12 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("The weekly sync is on Tuesdays.", "We moved the monthly sync to Thursdays.", "distinct"),
         ("生产集群：3个节点", "测试集群现在有5个节点。", "distinct"),
         ("客厅空调温度设在26度", "卧室空调现在调到24度", "distinct"),
+        # another noun in the same place, another person's, a book's title that holds "Left"
+        ("Our cat eats Purina.", "Our dog now eats Hill's.", "distinct"),
+        ("My laptop runs Ubuntu 22.04.", "My desktop now runs Fedora 40.", "distinct"),
+        ("Dentist appointment: March 3 at 10am.", "Vet appointment moved to March 5.", "distinct"),
+        ("Tom's phone number is 555-0101.", "Anna's phone number is now 555-0199.", "distinct"),
+        ("My favorite movie is Arrival.", "My favorite book is The Left Hand of Darkness.", "distinct"),
         # the same thing, or a word the old one lacks only elsewhere: a new value
         ("The team standup is at 9:30.", "We moved the team standup to 10.", "update"),
         ("My rent is $1,450 a month.", "My rent is now $1,600 a month.", "update"),
@@ -1854,6 +1860,14 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
             "update",
         ),
         ("客厅空调温度设在26度", "客厅空调调到24度了", "update"),
+        ("My laptop runs Ubuntu 22.04.", "My laptop now runs Fedora 40.", "update"),
+        (
+            "User's dentist appointment is on March 4 at 2 pm.",
+            "Dentist appt rescheduled to March 11, 2 pm.",
+            "update",
+        ),
+        ("The staging database runs on db-stg-01.", "The staging DB was migrated to db-stg-04.", "update"),
+        ("Our CI uses Jenkins.", "We've fully migrated CI from Jenkins to GitHub Actions.", "update"),
     ],
 )
 def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:
