@@ -1844,6 +1844,7 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("Our cat eats Purina.", "Our dog now eats Hill's.", "distinct"),
         ("My laptop runs Ubuntu 22.04.", "My desktop now runs Fedora 40.", "distinct"),
         ("Dentist appointment: March 3 at 10am.", "Vet appointment moved to March 5.", "distinct"),
+        ("牙医预约：3月3日上午10点", "宠物医院预约改到3月5日", "distinct"),
         ("Tom's phone number is 555-0101.", "Anna's phone number is now 555-0199.", "distinct"),
         ("My favorite movie is Arrival.", "My favorite book is The Left Hand of Darkness.", "distinct"),
         # the same thing, or a word the old one lacks only elsewhere: a new value
@@ -1860,6 +1861,7 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
             "update",
         ),
         ("客厅空调温度设在26度", "客厅空调调到24度了", "update"),
+        ("牙科预约在6月4日上午十点。", "牙医预约改到6月11日下午两点了。", "update"),  # one clinic, two words
         ("My laptop runs Ubuntu 22.04.", "My laptop now runs Fedora 40.", "update"),
         (
             "User's dentist appointment is on March 4 at 2 pm.",

@@ -53,7 +53,9 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
     for x, head in _pairs(thing, cjk):
         if _said(x, old_body, cjk):
             continue
-        if any(h == head and y != x and not _said(y, new_body, cjk) for y, h in _pairs(old_body, cjk)):
+        if any(
+            h == head and _other(x, y, cjk) and not _said(y, new_body, cjk) for y, h in _pairs(old_body, cjk)
+        ):
             return x
     if cjk:
         return ""
@@ -64,6 +66,12 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
         if not _said(x, old_body, cjk) and not _said(y, new_body, cjk):
             return x
     return ""
+
+
+def _other(x: str, y: str, cjk: bool) -> bool:
+    """Two words for two things; in Chinese from another first character (牙科 / 牙医 name one clinic, 宠物医院 / 牙医
+    two)."""
+    return x != y and not (cjk and x[0] == y[0])
 
 
 def _said(word: str, body: str, cjk: bool) -> bool:
@@ -106,7 +114,7 @@ def _pairs(text: str, cjk: bool) -> list[tuple[str, str]]:
         return [
             (a, b)
             for (a, fa), (b, fb) in zip(tags, tags[1:], strict=False)
-            if _noun(fa) and _noun(fb) and min(len(a), len(b)) >= 2
+            if _noun(fa) and min(len(a), len(b)) >= 2
         ]
     pairs: list[tuple[str, str]] = []
     for part in re.split(r"[,;:!?()]|\.\s", text):  # no pair across a colon ("host: db1")
