@@ -1847,6 +1847,15 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("牙医预约：3月3日上午10点", "宠物医院预约改到3月5日", "distinct"),
         ("Tom's phone number is 555-0101.", "Anna's phone number is now 555-0199.", "distinct"),
         ("My favorite movie is Arrival.", "My favorite book is The Left Hand of Darkness.", "distinct"),
+        # a word of a kind before the change word whose other member the old one says: another one of it
+        ("Lights out is 10pm on weekdays.", "On weekends lights out is now 11:30pm.", "distinct"),
+        ("我女儿的英语课在周二。", "我儿子的数学课改到周四了。", "distinct"),
+        ("空调白天开26度。", "晚上空调现在调到28度。", "distinct"),
+        # where after when, when after where, when to take it after how much: another side of the same thing
+        ("Book club meets in Room 12.", "Book club was moved to 7pm on Thursdays.", "distinct"),
+        ("The offsite is on May 3.", "The offsite was moved to the Lakeview venue.", "distinct"),
+        ("周会在5楼的大会议室开。", "周会时间改到周四下午三点了。", "distinct"),
+        ("I take 20mg of atorvastatin daily.", "I now take my atorvastatin at night.", "distinct"),
         # the same thing, or a word the old one lacks only elsewhere: a new value
         ("The team standup is at 9:30.", "We moved the team standup to 10.", "update"),
         ("My rent is $1,450 a month.", "My rent is now $1,600 a month.", "update"),
@@ -1870,6 +1879,9 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ),
         ("The staging database runs on db-stg-01.", "The staging DB was migrated to db-stg-04.", "update"),
         ("Our CI uses Jenkins.", "We've fully migrated CI from Jenkins to GitHub Actions.", "update"),
+        ("I work weekdays.", "I now work weekends.", "update"),  # after the change word: the new value
+        ("The kubernetes cluster runs 1.27.", "The k8s cluster was upgraded to 1.29.", "update"),
+        ("Book club meets at 6pm on Thursdays.", "Book club was moved to 7pm on Thursdays.", "update"),
     ],
 )
 def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:

@@ -37,6 +37,10 @@ BLIND6_FILE = Path(__file__).with_name("pairs_blind6.jsonl")  # and 300 of what 
 BLIND7_FILE = Path(__file__).with_name(
     "pairs_blind7.jsonl"
 )  # and 300 of friends' chat over months, "Name: ..."
+# and, 2026-12-05, 240 and 200 whose new statement mostly holds a change word, about the same thing or another of
+# its kind, each scored on arrival and then looked at while the writer was changed (README)
+BLIND8_FILE = Path(__file__).with_name("pairs_blind8.jsonl")
+BLIND9_FILE = Path(__file__).with_name("pairs_blind9.jsonl")
 # the sets written by other agents, by the letter before their ids' numbers
 SEPARATE_SETS = {
     "t": "tune",
@@ -47,6 +51,8 @@ SEPARATE_SETS = {
     "f": "blind-5",
     "g": "blind-6",
     "h": "blind-7",
+    "i": "blind-8",
+    "j": "blind-9",
 }
 # the sets the unrelated pairs are drawn from (fixed, so that later sets leave them as they were)
 UNRELATED_FROM = ("blind", "blind-2", "blind-3", "blind-4", "blind-5")
@@ -92,6 +98,8 @@ def load_pairs(*paths: Path) -> list[Pair]:
             BLIND5_FILE,
             BLIND6_FILE,
             BLIND7_FILE,
+            BLIND8_FILE,
+            BLIND9_FILE,
         )
         for line in path.read_text(encoding="utf-8").splitlines()
     ]

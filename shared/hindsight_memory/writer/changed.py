@@ -8,25 +8,28 @@ my gym time to evenings") is still a new value of it."""
 import re
 
 from .frames import tagged
+from .lexicon import CHANGE_EN, CHANGE_ZH, CONTRASTS_EN, CONTRASTS_ZH
+from .statements import one_meaning
 
 # verbs changing a thing to a value: "<verb> the <thing> to <value>", "<thing> was <verb> to <value>"
 _VERBS = (
     r"changed|switched|moved|extended|shortened|reduced|raised|lowered|increased|decreased|scaled|upgraded|"
-    r"downgraded|pushed|bumped|cut|upped|rescheduled|postponed|delayed|expanded|updated|migrated|swapped"
+    r"downgraded|pushed|bumped|cut|upped|rescheduled|postponed|delayed|expanded|updated|migrated|swapped|renamed|"
+    r"turned|set"
 )
 _TO = r"(?:back\s+|up\s+|down\s+|over\s+)?(?:to|through|till|until)\b"
 # the thing as a noun phrase: "the DB timeout", "our staging cluster", "Bob's contract", "Vet appointment"
 # (the writer's statements spell a possessive "Anna poss")
-_DET = r"(?:the|my|our|your|his|her|their|this|that|[A-Z][a-z]+(?:'s|’s|\s+poss))\s+"
-_THING = rf"(?P<thing>(?:{_DET})?(?:[\w#.-]+\s+){{1,4}}?)"
-_ACTIVE = re.compile(rf"\b(?:{_VERBS})\s+(?P<thing>{_DET}(?:[\w#.-]+\s+){{1,4}}?){_TO}", re.IGNORECASE)
+_DET = r"(?:the|my|our|your|his|her|their|this|that|(?:[\w-]+\s+){1,2}?(?:poss|'s|’s))\s+"
+# words of a noun phrase, no verb or preposition among them
+_WORD = r"(?:(?!(?:is|are|was|were|has|have|had|in|at|to|on|for|from|and|but|now)\b)[\w#.-]+\s+)"
+_THING = rf"(?P<thing>{_DET}{_WORD}{{1,7}}?|{_WORD}{{1,3}}?)"
+_ACTIVE = re.compile(rf"\b(?:{_VERBS})\s+(?P<thing>{_DET}{_WORD}{{1,7}}?){_TO}", re.IGNORECASE)
 _PASSIVE = re.compile(
     rf"^{_THING}(?:(?:was|were|got|gets|has been|have been|is being)\s+(?:\w+ly\s+)?)?(?:{_VERBS}|replaced)\b",
     re.IGNORECASE,
 )
-_NOW = re.compile(
-    rf"^(?P<thing>{_DET}(?:[\w#.-]+\s+){{1,4}}?)(?:is\s+|are\s+|has\s+|have\s+)?now\b", re.IGNORECASE
-)
+_NOW = re.compile(rf"^(?P<thing>{_DET}{_WORD}{{1,7}}?)(?:is\s+|are\s+|has\s+|have\s+)?now\b", re.IGNORECASE)
 # the old statement's subject: what stands before its verb ("Our cat eats ...", "Dentist appointment: ...")
 _SUBJECT = re.compile(
     rf"^(?:{_DET})?(?P<thing>(?:[\w#.-]+\s+){{1,3}}?)(?:is|are|was|were|has|have|runs|run|eats|uses|use|lives|"
@@ -35,7 +38,7 @@ _SUBJECT = re.compile(
 )
 _ZH_TO = re.compile(
     r"现在|目前|如今|改成|改为|改到|改由|换成|换到|调到|调成|调整为|切到|切换到|推迟到|提前到|挪到|降到|涨到|提高到|降低到|"
-    r"增加到|减少到|加到|减到|升级到|延到"
+    r"增加到|减少到|加到|减到|升级到|延到|迁到|迁移到|转到"
 )
 _EN_TOKEN = re.compile(r"[a-z][a-z0-9-]*(?:'s)?|\d[\w.-]*", re.IGNORECASE)
 _LIGHT = frozenset(
@@ -49,19 +52,23 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
     """The word of the thing the new statement changes that says it is another one than the old statement's: a word
     before the same noun ("DB" timeout / "API" timeout, 测试集群 / 生产集群), or another noun in the same place ("Our
     dog now eats ..." / "Our cat eats ..."); "" when none does."""
+    if said := _another_of_its_kind(old_body, new_body, cjk) or _another_side_of_it(old_body, new_body, cjk):
+        return said
     thing = _thing(new_body, cjk)
+    old_pairs = _pairs(old_body, cjk)
     for x, head in _pairs(thing, cjk):
-        if _said(x, old_body, cjk):
-            continue
-        if any(
-            h == head and _other(x, y, cjk) and not _said(y, new_body, cjk) for y, h in _pairs(old_body, cjk)
+        if not _said(x, old_body, cjk) and any(
+            h == head and _other(x, y, cjk) and not _said(y, new_body, cjk) for y, h in old_pairs
         ):
             return x
     if cjk:
-        return ""
+        return _zh_other_one(thing, old_body, new_body)
     m = _SUBJECT.match(re.split(r"[:;,.!?]\s|:", old_body)[0] + " ")
     old_words, new_words = (_words(t) for t in (m.group("thing") if m else "", thing))
-    if old_words and old_words[:-1] == new_words[:-1] and len(old_words) == len(new_words):
+    subject = not _ACTIVE.search(new_body)  # what the new one opens with, as the old one's subject is
+    if (
+        subject and len(old_words) == len(new_words) == 1
+    ):  # "Our cat" / "Our dog"; not "GitHub username" / "account"
         x, y = new_words[-1], old_words[-1]
         if not _said(x, old_body, cjk) and not _said(y, new_body, cjk):
             return x
@@ -84,9 +91,12 @@ def _said(word: str, body: str, cjk: bool) -> bool:
 
 
 def _shortens(short: str, long: str) -> bool:
-    """Its letters in order in the longer word, from the same first letter."""
+    """Its letters in order in the longer word, from the same first letter; or the count of letters between ("k8s"
+    / "kubernetes")."""
     if len(short) < 2 or short[0] != long[0] or len(short) > len(long):
         return short == long
+    if m := re.fullmatch(r"[a-z](\d+)[a-z]", short):
+        return long[-1] == short[-1] and len(long) == int(m.group(1)) + 2
     rest = iter(long)
     return all(ch in rest for ch in short)
 
@@ -127,3 +137,115 @@ def _words(text: str) -> list[str]:
     """English content words in order, light words and numbers aside, a possessive's name as the name."""
     tokens = [t.casefold().removesuffix("'s") for t in _EN_TOKEN.findall(text.replace("’", "'"))]
     return [t for t in tokens if t not in _LIGHT and not t[0].isdigit()]
+
+
+# who did it and when, not which one (我已经..., 现在..., 下周开始...), whose when it is the user's own (我家, 家里),
+# and the particles between
+_ZH_LIGHT = re.compile(
+    r"(?:下|这|本|上)?(?:周|个?月|星期)(?:开始|起)|(?:明天|明年|今年|今天)(?:开始|起)?|我们家|我家|家里|我们|我|用户|已经|现在|"
+    r"最近|目前|都|也|又|就|被|和|跟|的|了"
+)
+# who made the change: what follows is the thing (医生把氨氯地平..., 甲方说验收...)
+_ZH_AGENT = re.compile(r"把|让|说|建议|要求")
+_ZH_SOFT = re.compile(r"[\s，,。；;：:！!？?（）()、]|和|跟|在|是|用|给")
+
+
+def _zh_other_one(thing: str, old_body: str, new_body: str) -> str:
+    """Chinese: the words before the same thing in the two ("卫生间的灯" / "厨房的灯", "iOS版" / "安卓版", "日志清理任务" /
+    "数据备份的定时任务"): the longest end of the changed thing the old text holds is the thing; what stands before it
+    on each side, when neither text holds the other's, names two of it."""
+    whole, old_body, new_body = (one_meaning(t).casefold() for t in (thing, old_body, new_body))
+    agents = [m.end() for m in _ZH_AGENT.finditer(whole)]
+    thing = _ZH_LIGHT.sub("", whole[agents[-1] if agents else 0 :]).strip()
+    for n in range(len(thing) - 1, 0, -1):
+        head, mine = thing[-n:], thing[:-n]
+        at = old_body.find(head)
+        if at < 0 or not mine:
+            continue
+        # one character (灯, 课) names the thing only as what 的 points to on both sides: 卫生间的灯 / 厨房的灯
+        if len(head) < 2 and not (old_body[:at].endswith("的") and f"的{head}" in whole):
+            return ""
+        theirs = _ZH_SOFT.split(_ZH_LIGHT.sub("", old_body[max(0, at - 6) : at]))[-1][-4:]
+        if theirs and mine[0] != theirs[0] and mine not in old_body and theirs not in new_body:
+            return mine
+        return ""
+    return ""
+
+
+def _another_of_its_kind(old_body: str, new_body: str, cjk: bool) -> str:
+    """A word of a kind (lexicon.CONTRASTS_*) before the new statement's change word whose other member the old one
+    says: "On weekends the kids' bedtime is now 9:30" after "... 8:30 on school nights" is no, "at night" after
+    "during the day", 儿子的游泳课 after 女儿的钢琴课, 晚上空调 after 白天. After the change word it is the new value
+    ("I now work weekends" after weekdays), which is no other thing."""
+    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
+    before = (new_body[: m.start()] if m else "").casefold()
+    old, new = old_body.casefold(), new_body.casefold()
+
+    def says(text: str, member: list[str]) -> bool:
+        if cjk:
+            return any(w in text for w in member)
+        return any(re.search(rf"\b{re.escape(w)}\b", text) for w in member)
+
+    for group in CONTRASTS_ZH if cjk else CONTRASTS_EN:
+        for mine in group:
+            if says(before, mine) and not says(old, mine):
+                for theirs in group:
+                    if theirs is not mine and says(old, theirs) and not says(new, theirs):
+                        return mine[0]
+    return ""
+
+
+# When and where: a new time of something whose place was noted, or a new place of something whose time was, is
+# another side of it, and the old one still holds ("Weekly sync is in Room 4B" / "... rescheduled to 10am").
+_WHEN = {
+    False: re.compile(
+        r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+        r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b(?:noon|midnight|tonight)\b|"
+        r"\b(?:\d{4}-)?\d{2}-\d{2}\b",  # the writer's statements spell a date 05-03
+        re.IGNORECASE,
+    ),
+    True: re.compile(
+        r"\d{1,2}[:：]\d{2}|[零一二两三四五六七八九十\d]{1,3}点|(?:周|星期|礼拜)[一二三四五六日天]|上午|下午|晚上|早上|中午|凌晨|"
+        r"\d{1,2}月\d{1,2}[日号]|时间"
+    ),
+}
+_WHERE = {
+    False: re.compile(
+        r"\b(?:room|floor|auditorium|hall|gate|terminal|park|building|venue|location|address|studio|campus)\b",
+        re.IGNORECASE,
+    ),
+    True: re.compile(
+        r"会议室|[\d一二三四五六七八九十]+楼|礼堂|地点|少年宫|登机口|公园|办公室|教室|场地|体育馆|场馆|会场"
+    ),
+}
+
+
+# how much of a medicine: a new time to take it is another side of it ("10mg of lisinopril" / "... at night now")
+_DOSE = {
+    False: re.compile(r"\d\s*(?:mg|mcg|ml|units?|tablets?|pills?)\b", re.IGNORECASE),
+    True: re.compile(r"(?:\d|[一两二三四五六七八九十半])\s*(?:mg|毫克|克|片|粒|颗|毫升)", re.IGNORECASE),
+}
+_WHEN_TAKEN = {
+    False: re.compile(
+        r"\b(?:at night|in the morning|in the evening|before bed|bedtime|with (?:breakfast|dinner))\b", re.I
+    ),
+    True: re.compile(r"早上|晚上|睡前|饭前|饭后|早饭|晚饭"),
+}
+
+
+def _another_side_of_it(old_body: str, new_body: str, cjk: bool) -> str:
+    """ "time" or "place" when the old statement says only where and the new one only when, or the reverse; "time"
+    when the old one says only how much of a medicine and the new one only when to take it."""
+    for side, (one, other) in (
+        ("time", (_WHERE[cjk], _WHEN[cjk])),
+        ("place", (_WHEN[cjk], _WHERE[cjk])),
+        ("time", (_DOSE[cjk], _WHEN_TAKEN[cjk])),
+    ):
+        if (
+            one.search(old_body)
+            and not other.search(old_body)
+            and other.search(new_body)
+            and not one.search(new_body)
+        ):
+            return side
+    return ""

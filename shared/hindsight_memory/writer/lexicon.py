@@ -182,6 +182,7 @@ CONTRASTS_EN = _kinds(
     "dog|dogs|puppy cat|cats|kitten rabbit|rabbits|bunny hamster|hamsters",
     "red orange yellow green blue purple black white grey|gray pink brown",
     "spring summer autumn|fall winter",
+    "day|daytime|morning|mornings night|nights|nighttime|evening|evenings",
     "bike|bicycle motorcycle|motorbike scooter car",
 )
 CONTRASTS_ZH = _kinds(
@@ -203,6 +204,8 @@ CONTRASTS_ZH = _kinds(
     "狗 猫 兔 仓鼠",
     "红色 橙色 黄色 绿色 蓝色 紫色 黑色 白色 灰色 粉色 棕色",
     "春天|春季 夏天|夏季 秋天|秋季 冬天|冬季",
+    "白天|早上|上午 晚上|夜里|夜间",
+    "上学|开学|上学期间 暑假|寒假|假期|放假",
     "自行车|单车 电动车|电瓶车 摩托车 汽车|轿车",
 )
 
@@ -236,6 +239,7 @@ ZH_SYNONYMS = {
     "老婆": "妻子",
     "媳妇": "妻子",
     "老公": "丈夫",
+    "闺女": "女儿",
     "电话号码": "手机号",
     "手机号码": "手机号",
     "计算机": "电脑",
