@@ -1856,6 +1856,9 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("The offsite is on May 3.", "The offsite was moved to the Lakeview venue.", "distinct"),
         ("周会在5楼的大会议室开。", "周会时间改到周四下午三点了。", "distinct"),
         ("I take 20mg of atorvastatin daily.", "I now take my atorvastatin at night.", "distinct"),
+        # someone else now doing what the user does
+        ("I walk the dog at 7am.", "My roommate Sam now walks his dog at 6am.", "distinct"),
+        ("我每天早上八点到公司。", "同事老王现在改成九点到了。", "distinct"),
         # the same thing, or a word the old one lacks only elsewhere: a new value
         ("The team standup is at 9:30.", "We moved the team standup to 10.", "update"),
         ("My rent is $1,450 a month.", "My rent is now $1,600 a month.", "update"),

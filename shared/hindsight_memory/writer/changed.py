@@ -8,7 +8,7 @@ my gym time to evenings") is still a new value of it."""
 import re
 
 from .frames import tagged
-from .lexicon import CHANGE_EN, CHANGE_ZH, CONTRASTS_EN, CONTRASTS_ZH
+from .lexicon import CHANGE_EN, CHANGE_ZH, CONTRASTS_EN, CONTRASTS_ZH, OTHER_PERSON
 from .statements import one_meaning
 
 # verbs changing a thing to a value: "<verb> the <thing> to <value>", "<thing> was <verb> to <value>"
@@ -52,7 +52,11 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
     """The word of the thing the new statement changes that says it is another one than the old statement's: a word
     before the same noun ("DB" timeout / "API" timeout, 测试集群 / 生产集群), or another noun in the same place ("Our
     dog now eats ..." / "Our cat eats ..."); "" when none does."""
-    if said := _another_of_its_kind(old_body, new_body, cjk) or _another_side_of_it(old_body, new_body, cjk):
+    if said := (
+        _another_of_its_kind(old_body, new_body, cjk)
+        or _another_side_of_it(old_body, new_body, cjk)
+        or _someone_else_does_it(old_body, new_body, cjk)
+    ):
         return said
     thing = _thing(new_body, cjk)
     old_pairs = _pairs(old_body, cjk)
@@ -248,4 +252,24 @@ def _another_side_of_it(old_body: str, new_body: str, cjk: bool) -> str:
             and not one.search(new_body)
         ):
             return side
+    return ""
+
+
+_I = {False: re.compile(r"^(?:i|i'm|i've|i'll)\b", re.IGNORECASE), True: re.compile(r"^我(?!的|们|家)")}
+
+
+def _someone_else_does_it(old_body: str, new_body: str, cjk: bool) -> str:
+    """The person the new statement opens with, before its change word, when the old one is the user's own doing:
+    "My teammate Leo now works from home on Wednesdays" after "I work from home on Mondays", 同事小李现在改成周三在家
+    办公 after 我每周一在家办公."""
+    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
+    own = old_body.strip()
+    if not (m and _I[cjk].match(own)) or (cjk and any(own[1:].startswith(w) for w in OTHER_PERSON)):
+        return ""  # 我女儿... is the daughter's, not the user's own doing
+    before = new_body[: m.start()].casefold()
+    for word in OTHER_PERSON:
+        if (
+            word in before if cjk else re.search(rf"\b{re.escape(word)}\b", before)
+        ) and word not in old_body.casefold():
+            return word
     return ""

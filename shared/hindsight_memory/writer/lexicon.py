@@ -271,7 +271,7 @@ OTHER_PERSON = {
         "妹妹 我妹",
         "manager boss supervisor 老板 上司 领导 上级",
         "friend 朋友",
-        "colleague 同事",
+        "colleague coworker teammate 同事",
         "neighbour neighbor 邻居",
         "team 团队 我们组 组里 小组",
         "parent 父母 爸妈 我爸妈",
