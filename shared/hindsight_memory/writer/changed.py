@@ -1,9 +1,13 @@
-"""Which thing a change names (writer/facts.py): "We changed the DB timeout to 10 seconds" changed the DB timeout, no
-new value of "The API timeout is 30 seconds"; "The prod cluster now has 8 nodes" is no news of the staging cluster,
-测试集群扩容到5个节点 none of 生产集群：3个节点. e5 reads any two such sentences close, and the change word alone made the second
-supersede the first, hiding a fact still true. Only a word standing where the other has another before the same
-noun counts: a change naming a word the old note lacks elsewhere ("the doctor raised my dose to 10 mg", "changed
-my gym time to evenings") is still a new value of it."""
+"""Which thing a change names (writer/facts.py). e5 reads any two sentences about things of one kind close, and a
+change word alone made the second supersede the first, hiding a fact still true. A change is of another one when
+- another word stands before the same noun: "We changed the DB timeout to 10 seconds" after "The API timeout is 30
+  seconds", 测试集群扩容到5个节点 after 生产集群：3个节点, or another noun where the old subject stood ("Our dog now eats
+  ..." after "Our cat eats ...");
+- a word of a kind stands before the change word whose other member the old one says (weekends / school nights);
+- it gives a time where the old one gave a place, or the reverse, or when to take a medicine after how much;
+- someone else now does what the user does.
+A word the old one lacks elsewhere in the changed thing is no other thing ("the doctor raised my dose to 10 mg",
+"changed my gym time to evenings"): taking it for one lost labelled updates (README)."""
 
 import re
 
@@ -69,14 +73,19 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
         return _zh_other_one(thing, old_body, new_body)
     m = _SUBJECT.match(re.split(r"[:;,.!?]\s|:", old_body)[0] + " ")
     old_words, new_words = (_words(t) for t in (m.group("thing") if m else "", thing))
-    subject = not _ACTIVE.search(new_body)  # what the new one opens with, as the old one's subject is
-    if (
-        subject and len(old_words) == len(new_words) == 1
-    ):  # "Our cat" / "Our dog"; not "GitHub username" / "account"
-        x, y = new_words[-1], old_words[-1]
+    # another noun where the old subject stood, one word each ("Our cat" / "Our dog"; "GitHub username" / "GitHub
+    # account" is one thing), where the new statement opens with it rather than changes it ("migrated our ticketing")
+    opens_with_it = not _ACTIVE.search(new_body)
+    if opens_with_it and len(old_words) == len(new_words) == 1:
+        x, y = new_words[0], old_words[0]
         if not _said(x, old_body, cjk) and not _said(y, new_body, cjk):
             return x
     return ""
+
+
+def _has(text: str, word: str, cjk: bool) -> bool:
+    """The word in the text, as a whole word in English ("son" is not in "person")."""
+    return word in text if cjk else bool(re.search(rf"\b{re.escape(word)}\b", text))
 
 
 def _other(x: str, y: str, cjk: bool) -> bool:
@@ -117,7 +126,8 @@ def _thing(body: str, cjk: bool) -> str:
 
 
 def _noun(flag: str) -> bool:
-    return flag[0] == "n" or flag == "vn"  # 测试 / 生产 (集群) are verbal nouns to jieba
+    """A noun to jieba, verbal nouns too (测试 / 生产 before 集群)."""
+    return flag[0] == "n" or flag == "vn"
 
 
 def _pairs(text: str, cjk: bool) -> list[tuple[str, str]]:
@@ -186,9 +196,7 @@ def _another_of_its_kind(old_body: str, new_body: str, cjk: bool) -> str:
     old, new = old_body.casefold(), new_body.casefold()
 
     def says(text: str, member: list[str]) -> bool:
-        if cjk:
-            return any(w in text for w in member)
-        return any(re.search(rf"\b{re.escape(w)}\b", text) for w in member)
+        return any(_has(text, w, cjk) for w in member)
 
     for group in CONTRASTS_ZH if cjk else CONTRASTS_EN:
         for mine in group:
@@ -222,8 +230,6 @@ _WHERE = {
         r"会议室|[\d一二三四五六七八九十]+楼|礼堂|地点|少年宫|登机口|公园|办公室|教室|场地|体育馆|场馆|会场"
     ),
 }
-
-
 # how much of a medicine: a new time to take it is another side of it ("10mg of lisinopril" / "... at night now")
 _DOSE = {
     False: re.compile(r"\d\s*(?:mg|mcg|ml|units?|tablets?|pills?)\b", re.IGNORECASE),
@@ -266,10 +272,5 @@ def _someone_else_does_it(old_body: str, new_body: str, cjk: bool) -> str:
     own = old_body.strip()
     if not (m and _I[cjk].match(own)) or (cjk and any(own[1:].startswith(w) for w in OTHER_PERSON)):
         return ""  # 我女儿... is the daughter's, not the user's own doing
-    before = new_body[: m.start()].casefold()
-    for word in OTHER_PERSON:
-        if (
-            word in before if cjk else re.search(rf"\b{re.escape(word)}\b", before)
-        ) and word not in old_body.casefold():
-            return word
-    return ""
+    before, old = new_body[: m.start()].casefold(), old_body.casefold()
+    return next((w for w in OTHER_PERSON if _has(before, w, cjk) and not _has(old, w, cjk)), "")
