@@ -1885,6 +1885,8 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("I work weekdays.", "I now work weekends.", "update"),  # after the change word: the new value
         ("The kubernetes cluster runs 1.27.", "The k8s cluster was upgraded to 1.29.", "update"),
         ("Book club meets at 6pm on Thursdays.", "Book club was moved to 7pm on Thursdays.", "update"),
+        # one change told twice: both say the value changed, to the same value
+        ("The gym fee went up to $45 a month.", "My gym fee is $45 a month now.", "duplicate"),
     ],
 )
 def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:

@@ -333,7 +333,9 @@ def _relate(
     fold = clock_fold(old.text, new.text)  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
     a, b = {fold(n) for n in old.numbers}, {fold(n) for n in new.numbers}
     numbers_changed = bool((a - b) and (b - a))
-    announced = announces(old, new)
+    # both say the value changed, to the same value: one change told twice ("Rent went up to $1,950" / "My rent is
+    # $1,950 a month now"), not a change of it
+    announced = announces(old, new) and not (old.change and a and a == b)
     negation_changed = old.negated != new.negated
     other_person = someone_else(old, new)
     other_stage = other_stages(old.body, new.body, old.cjk and new.cjk)  # "2nd grade" / "2nd year of college"
