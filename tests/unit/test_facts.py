@@ -1856,6 +1856,15 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("The offsite is on May 3.", "The offsite was moved to the Lakeview venue.", "distinct"),
         ("周会在5楼的大会议室开。", "周会时间改到周四下午三点了。", "distinct"),
         ("I take 20mg of atorvastatin daily.", "I now take my atorvastatin at night.", "distinct"),
+        # another one by its number or year before the change word; a weekday there still says when
+        ("Sprint 7 ends on June 2.", "Sprint 8's end date was pushed to June 20.", "distinct"),
+        ("三楼会议室能坐10个人。", "五楼会议室新装了一块白板。", "distinct"),
+        ("The 2024 travel budget is $50k.", "We cut the 2025 travel budget to $40k.", "distinct"),
+        (
+            "Piano lessons are every Monday at 4pm.",
+            "Piano lessons every Thursday at 5pm from now on.",
+            "update",
+        ),
         # someone else now doing what the user does
         ("I walk the dog at 7am.", "My roommate Sam now walks his dog at 6am.", "distinct"),
         ("我每天早上八点到公司。", "同事老王现在改成九点到了。", "distinct"),

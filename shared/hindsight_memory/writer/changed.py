@@ -11,7 +11,7 @@ A word the old one lacks elsewhere in the changed thing is no other thing ("the 
 
 import re
 
-from .frames import tagged
+from .frames import WHICH_ONE, tagged
 from .lexicon import CHANGE_EN, CHANGE_ZH, CONTRASTS_EN, CONTRASTS_ZH, OTHER_PERSON
 from .statements import one_meaning
 
@@ -58,6 +58,7 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
     dog now eats ..." / "Our cat eats ..."); "" when none does."""
     if said := (
         _another_of_its_kind(old_body, new_body, cjk)
+        or _another_numbered(old_body, new_body, cjk)
         or _another_side_of_it(old_body, new_body, cjk)
         or _someone_else_does_it(old_body, new_body, cjk)
     ):
@@ -150,7 +151,10 @@ def _pairs(text: str, cjk: bool) -> list[tuple[str, str]]:
 def _words(text: str) -> list[str]:
     """English content words in order, light words and numbers aside, a possessive's name as the name."""
     tokens = [t.casefold().removesuffix("'s") for t in _EN_TOKEN.findall(text.replace("’", "'"))]
-    return [t for t in tokens if t not in _LIGHT and not t[0].isdigit()]
+    return [t for t in tokens if t not in _LIGHT and (not t[0].isdigit() or _YEAR.fullmatch(t))]
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")  # a year names which one ("the 2025 marketing budget")
 
 
 # who did it and when, not which one (我已经..., 现在..., 下周开始...), whose when it is the user's own (我家, 家里),
@@ -274,3 +278,20 @@ def _someone_else_does_it(old_body: str, new_body: str, cjk: bool) -> str:
         return ""  # 我女儿... is the daughter's, not the user's own doing
     before, old = new_body[: m.start()].casefold(), old_body.casefold()
     return next((w for w in OTHER_PERSON if _has(before, w, cjk) and not _has(old, w, cjk)), "")
+
+
+def _another_numbered(old_body: str, new_body: str, cjk: bool) -> str:
+    """Another one by its number before the change word ("Sprint 15's end date was pushed" after "Sprint 14 ends",
+    五楼会议室新装了 after 三楼会议室, 四季度 after 三季度); a number after it is the new value ("moved to Room 102")."""
+    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
+    mine, theirs = (
+        {w.casefold() for w in WHICH_ONE.findall(text) if not _DAY.fullmatch(w)}
+        for text in (new_body[: m.start()] if m else "", old_body)
+    )
+    return sorted(mine)[0] if mine and theirs and not mine & theirs else ""
+
+
+# a day of the week says when, often before the change word ("every other Thursday at 11am from now on")
+_DAY = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:周|星期|礼拜)[一二三四五六日天]", re.IGNORECASE
+)

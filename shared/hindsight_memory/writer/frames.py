@@ -199,7 +199,7 @@ def new_count(old: Statement, new: Statement) -> bool:
 
 # A number that names which one rather than how much or when (Room 101, v2, 第二季度, 二楼, week 3), or a day of a
 # weekly schedule (周五 / 周一: both may hold): the same words with another such number are another thing.
-_WHICH_ONE = re.compile(
+WHICH_ONE = re.compile(
     r"\b(?:room|v|version|floor|q|level|building|suite|gate|terminal|sprint|season|chapter|part|phase|step|stage"
     r"|episode|day|week|ticket|issue|pr|order|invoice|case|bug|incident|build|job|task|table|seat|row|apartment|apt"
     r"|unit|lot|bus|line|route|platform|channel|lane|zone|exit)\s*#?\d+|#\s*\d+|第[一二三四五六七八九十\d]+"
@@ -230,7 +230,7 @@ def new_number(old: Statement, new: Statement) -> bool:
     if not words[0] or words[0] != words[1]:
         return False
     texts = (old.text, new.text)  # as written: the body reads "v1" as the number 1
-    if any(_WHICH_ONE.search(t) or _NAMED_NUMBER.search(t) or not _AMOUNT_SAID.search(t) for t in texts):
+    if any(WHICH_ONE.search(t) or _NAMED_NUMBER.search(t) or not _AMOUNT_SAID.search(t) for t in texts):
         return False
     return not _ONCE_MORE.search(new.body)
 

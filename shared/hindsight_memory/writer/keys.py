@@ -47,8 +47,10 @@ def keyed_value(old: Statement, new: Statement) -> bool:
     if bool(old.slot) == bool(new.slot):
         return False
     keyed, other = (old, new) if old.slot else (new, old)
-    key_words = {w for w in statement(keyed.slot or "").words if not w.startswith("#")}
-    if not key_words or not key_words <= set(other.words):
+    key = statement(keyed.slot or "")
+    key_words = {w for w in key.words if not w.startswith("#")}
+    # a number in the key names which one ("2024 travel budget:", "Room 101 code:"): the sentence must name it too
+    if not key_words or not key_words <= set(other.words) or not key.numbers <= other.numbers:
         return False
     a, b = ({on_the_clock(n) for n in s.numbers} for s in (old, new))
     if not ((a - b) and (b - a)):  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
