@@ -95,12 +95,13 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
 # blind-7 0.809. Then units, favourites, ages and stages, one-word keys, and the reader refitted on blind..blind-5
 # (in-sample for it from here; blind-6 and blind-7 unseen by it): duplicates / updates blind-2 0.845 / 0.950,
 # blind-3 0.900 / 0.875, blind-4 0.845 / 0.688 (no wrong merge), blind-5 0.773 / 0.637, blind-6 0.791 / 0.838,
-# blind-7 0.818 / 0.525.
+# blind-7 0.818 / 0.525. Then (2026-12-05) more change words, guarded by writer/changed.py: updates blind-3 0.888,
+# blind-4 0.738, blind-5 0.650.
 SEPARATE_FLOORS = {
     "blind-2": (0.83, 0.93),
-    "blind-3": (0.88, 0.86),
-    "blind-4": (0.83, 0.67),
-    "blind-5": (0.76, 0.62),
+    "blind-3": (0.88, 0.87),
+    "blind-4": (0.83, 0.72),
+    "blind-5": (0.76, 0.63),
     "blind-6": (0.78, 0.82),
     "blind-7": (0.80, 0.51),
 }

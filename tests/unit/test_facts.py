@@ -1865,6 +1865,12 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
             "Piano lessons every Thursday at 5pm from now on.",
             "update",
         ),
+        ("Conference room A holds 12 people.", "Conference room B was expanded to seat 20.", "distinct"),
+        ("北京机房的K8s集群有12个节点。", "上海机房的集群已经扩容到8个节点了。", "distinct"),
+        # change words read since the rules above guard them: a new value of the same thing
+        ("The house alarm code is 4821.", "Alarm code got reset to 7390.", "update"),
+        ("家里门锁密码是482100。", "门锁密码重置成了739000。", "update"),
+        ("日志保留30天。", "为了省成本，日志保留期缩短到14天了。", "update"),
         # someone else now doing what the user does
         ("I walk the dog at 7am.", "My roommate Sam now walks his dog at 6am.", "distinct"),
         ("我每天早上八点到公司。", "同事老王现在改成九点到了。", "distinct"),

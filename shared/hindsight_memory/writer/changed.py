@@ -42,7 +42,7 @@ _SUBJECT = re.compile(
 )
 _ZH_TO = re.compile(
     r"现在|目前|如今|改成|改为|改到|改由|换成|换到|调到|调成|调整为|切到|切换到|推迟到|提前到|挪到|降到|涨到|提高到|降低到|"
-    r"增加到|减少到|加到|减到|升级到|延到|迁到|迁移到|转到"
+    r"增加到|减少到|加到|减到|升级到|延到|迁到|迁移到|转到|扩容|缩容|延长|缩短|放宽|推到|重置"
 )
 _EN_TOKEN = re.compile(r"[a-z][a-z0-9-]*(?:'s)?|\d[\w.-]*", re.IGNORECASE)
 _LIGHT = frozenset(
@@ -285,12 +285,16 @@ def _another_numbered(old_body: str, new_body: str, cjk: bool) -> str:
     五楼会议室新装了 after 三楼会议室, 四季度 after 三季度); a number after it is the new value ("moved to Room 102")."""
     m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
     mine, theirs = (
-        {w.casefold() for w in WHICH_ONE.findall(text) if not _DAY.fullmatch(w)}
+        {w.casefold() for w in (*WHICH_ONE.findall(text), *_LETTERED.findall(text)) if not _DAY.fullmatch(w)}
         for text in (new_body[: m.start()] if m else "", old_body)
     )
     return sorted(mine)[0] if mine and theirs and not mine & theirs else ""
 
 
+# one named by a letter: "Conference room B", "Gate C12", "Plan A"
+_LETTERED = re.compile(
+    r"\b(?i:room|building|gate|terminal|wing|block|zone|tower|unit|plan|option|phase|lot|hall)\s+[A-Z]\d*\b"
+)
 # a day of the week says when, often before the change word ("every other Thursday at 11am from now on")
 _DAY = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:周|星期|礼拜)[一二三四五六日天]", re.IGNORECASE

@@ -300,7 +300,7 @@ CHANGE_EN = re.compile(
     r"\b(?:(?<!while )(?<!years )(?<!months )(?<!weeks )(?<!ages )now|no longer|any ?more|no more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
     r"instead|(?-i:new|New(?!\s+[A-Z])|NEW)|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
     r"went (?:up|down)|grown(?!\s+up)|grew(?!\s+up)|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
-    r"migrated|relocated|upped|bumped|swapped|"
+    r"migrated|relocated|upped|bumped|swapped|shifted|reset|dropped|extended|shortened|reduced|scaled|renamed|expanded|"
     r"(?<![a-z]{2}s )(?<!the )left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became|"
     r"promoted|demoted|retired|graduated|hired|"
     # a time from which the value holds ("as of this week", "from next month", "starting Monday")
@@ -312,7 +312,7 @@ CHANGE_EN = re.compile(
 )
 CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改用|改学|改去|换成|换了|换到|不再|更新|更正|其实|调整为|调整|调到|调去|调往|调成|看完|读完|分手|升级到|升级|"
-    r"涨到|涨了|调走|换人|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|改签|改期|提高到|降低到|搬回|搬去|转给|升任|最近|(?<![\d点半分刻:：零一二三四五六七八九十两])开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|辞职|辞了|卖了|取消|(?<![警训告])戒(?![指备律严心])"
+    r"涨到|涨了|调走|换人|放宽|缩短|延长|重置|推到|搬回|搬来|改报|扩容|切到|切换到|改由|升职|晋升|升为|降职|退休|毕业|改(?=[吃喝坐买穿骑练做])|从[^，。,；;]{1,8}起|起改|降到|降了|增加到|减少到|加到|减到|推迟到|推迟|延到|延期|提前到|挪到|搬到|搬家|迁到|迁移|改名|重命名|更名|转到|转网|说错|写错|记错|搞错|纠正|改签|改期|提高到|降低到|搬回|搬去|转给|升任|最近|(?<![\d点半分刻:：零一二三四五六七八九十两])开始|新的|新(?!区|闻|鲜|疆|加坡|西兰|年|春|娘|郎|生|华|手(?!机)|奇|颖|潮|人|版)|变成|变为|离职|辞职|辞了|卖了|取消|(?<![警训告])戒(?![指备律严心])"
 )
 
 # Change words that say a fact ended ("the meeting on Monday was cancelled", 我不再吃素): said of the same words,
