@@ -12,7 +12,8 @@ A word the old one lacks elsewhere in the changed thing is no other thing ("the 
 import re
 
 from .frames import WHICH_ONE, tagged
-from .lexicon import CHANGE_EN, CHANGE_ZH, CONTRASTS_EN, CONTRASTS_ZH, OTHER_PERSON
+from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON
+from .reworded import has_word, member_swapped
 from .statements import one_meaning
 
 # verbs changing a thing to a value: "<verb> the <thing> to <value>", "<thing> was <verb> to <value>"
@@ -56,11 +57,17 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
     """The word of the thing the new statement changes that says it is another one than the old statement's: a word
     before the same noun ("DB" timeout / "API" timeout, 测试集群 / 生产集群), or another noun in the same place ("Our
     dog now eats ..." / "Our cat eats ..."); "" when none does."""
+    # what stands before the change word names the thing; after it, the new value ("I now work weekends")
+    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
+    as_written = new_body[: m.start()] if m else ""  # "Conference room B": the letter's capital counts
+    before, old, new = as_written.casefold(), old_body.casefold(), new_body.casefold()
     if said := (
-        _another_of_its_kind(old_body, new_body, cjk)
-        or _another_numbered(old_body, new_body, cjk)
+        member_swapped(
+            old, before, new, cjk
+        )  # "On weekends the kids' bedtime is now ..." after "school nights"
+        or _another_numbered(old_body, as_written)
         or _another_side_of_it(old_body, new_body, cjk)
-        or _someone_else_does_it(old_body, new_body, cjk)
+        or (before and _someone_else_does_it(old, before, cjk))
     ):
         return said
     thing = _thing(new_body, cjk)
@@ -82,11 +89,6 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
         if not _said(x, old_body, cjk) and not _said(y, new_body, cjk):
             return x
     return ""
-
-
-def _has(text: str, word: str, cjk: bool) -> bool:
-    """The word in the text, as a whole word in English ("son" is not in "person")."""
-    return word in text if cjk else bool(re.search(rf"\b{re.escape(word)}\b", text))
 
 
 def _other(x: str, y: str, cjk: bool) -> bool:
@@ -190,27 +192,6 @@ def _zh_other_one(thing: str, old_body: str, new_body: str) -> str:
     return ""
 
 
-def _another_of_its_kind(old_body: str, new_body: str, cjk: bool) -> str:
-    """A word of a kind (lexicon.CONTRASTS_*) before the new statement's change word whose other member the old one
-    says: "On weekends the kids' bedtime is now 9:30" after "... 8:30 on school nights" is no, "at night" after
-    "during the day", 儿子的游泳课 after 女儿的钢琴课, 晚上空调 after 白天. After the change word it is the new value
-    ("I now work weekends" after weekdays), which is no other thing."""
-    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
-    before = (new_body[: m.start()] if m else "").casefold()
-    old, new = old_body.casefold(), new_body.casefold()
-
-    def says(text: str, member: list[str]) -> bool:
-        return any(_has(text, w, cjk) for w in member)
-
-    for group in CONTRASTS_ZH if cjk else CONTRASTS_EN:
-        for mine in group:
-            if says(before, mine) and not says(old, mine):
-                for theirs in group:
-                    if theirs is not mine and says(old, theirs) and not says(new, theirs):
-                        return mine[0]
-    return ""
-
-
 # When and where: a new time of something whose place was noted, or a new place of something whose time was, is
 # another side of it, and the old one still holds ("Weekly sync is in Room 4B" / "... rescheduled to 10am").
 _WHEN = {
@@ -268,27 +249,14 @@ def _another_side_of_it(old_body: str, new_body: str, cjk: bool) -> str:
 _I = {False: re.compile(r"^(?:i|i'm|i've|i'll)\b", re.IGNORECASE), True: re.compile(r"^我(?!的|们|家)")}
 
 
-def _someone_else_does_it(old_body: str, new_body: str, cjk: bool) -> str:
+def _someone_else_does_it(old: str, before: str, cjk: bool) -> str:
     """The person the new statement opens with, before its change word, when the old one is the user's own doing:
     "My teammate Leo now works from home on Wednesdays" after "I work from home on Mondays", 同事小李现在改成周三在家
     办公 after 我每周一在家办公."""
-    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
-    own = old_body.strip()
-    if not (m and _I[cjk].match(own)) or (cjk and any(own[1:].startswith(w) for w in OTHER_PERSON)):
+    own = old.strip()
+    if not _I[cjk].match(own) or (cjk and any(own[1:].startswith(w) for w in OTHER_PERSON)):
         return ""  # 我女儿... is the daughter's, not the user's own doing
-    before, old = new_body[: m.start()].casefold(), old_body.casefold()
-    return next((w for w in OTHER_PERSON if _has(before, w, cjk) and not _has(old, w, cjk)), "")
-
-
-def _another_numbered(old_body: str, new_body: str, cjk: bool) -> str:
-    """Another one by its number before the change word ("Sprint 15's end date was pushed" after "Sprint 14 ends",
-    五楼会议室新装了 after 三楼会议室, 四季度 after 三季度); a number after it is the new value ("moved to Room 102")."""
-    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
-    mine, theirs = (
-        {w.casefold() for w in (*WHICH_ONE.findall(text), *_LETTERED.findall(text)) if not _DAY.fullmatch(w)}
-        for text in (new_body[: m.start()] if m else "", old_body)
-    )
-    return sorted(mine)[0] if mine and theirs and not mine & theirs else ""
+    return next((w for w in OTHER_PERSON if has_word(before, w, cjk) and not has_word(old, w, cjk)), "")
 
 
 # one named by a letter: "Conference room B", "Gate C12", "Plan A"
@@ -299,3 +267,13 @@ _LETTERED = re.compile(
 _DAY = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:周|星期|礼拜)[一二三四五六日天]", re.IGNORECASE
 )
+
+
+def _another_numbered(old_body: str, before: str) -> str:
+    """Another one by its number before the change word ("Sprint 15's end date was pushed" after "Sprint 14 ends",
+    五楼会议室新装了 after 三楼会议室, 四季度 after 三季度); a number after it is the new value ("moved to Room 102")."""
+    mine, theirs = (
+        {w.casefold() for w in (*WHICH_ONE.findall(text), *_LETTERED.findall(text)) if not _DAY.fullmatch(w)}
+        for text in (before, old_body)
+    )
+    return sorted(mine)[0] if mine and theirs and not mine & theirs else ""

@@ -17,8 +17,9 @@ _EN_SMALL = {
     )
 }
 # a number starts where a run of digits starts: tried from every digit of a long run, each try reads the rest of it
-_NUM = r"(?<!\d)(\d+(?:\.\d+)?)"
-_N = r"((?<!\d)\d+(?:\.\d+)?|" + "|".join(_EN_SMALL) + r")"
+_DIGITS = r"(?<!\d)\d+(?:\.\d+)?"
+_NUM = f"({_DIGITS})"
+_N = f"({_DIGITS}|" + "|".join(_EN_SMALL) + ")"
 _SECONDS = re.compile(_N + r"[\s-]*(?:seconds?|secs?)\b", re.IGNORECASE)
 _MINUTES = re.compile(_N + r"[\s-]*(?:minutes?|mins?)\b", re.IGNORECASE)
 _WEEKS = re.compile(_N + r"[\s-]*weeks?\b", re.IGNORECASE)
@@ -81,7 +82,7 @@ def _metres(m: re.Match[str]) -> str:
     return f"{n:g} meters"
 
 
-_ZH_N = r"((?<!\d)\d+(?:\.\d+)?|[零一二两三四五六七八九十百千]{1,8})"
+_ZH_N = f"({_DIGITS}|[零一二两三四五六七八九十百千]{{1,8}})"
 _ZH_SECONDS = re.compile(_ZH_N + r"\s*秒钟?")
 _ZH_WEEKS = re.compile(_ZH_N + r"\s*个?(?:周|星期|礼拜)(?![一二三四五六日天末])")
 _ZH_METRES = re.compile(_ZH_N + r"\s*米(?![饭粉线色])")

@@ -143,20 +143,33 @@ def _contrasted(old: Statement, new: Statement, lost: set[str], put: set[str]) -
         return True
     if not (old.cjk and new.cjk):
         return any(frozenset((a, b)) in _CONTRASTS_EN for a in lost for b in put)
+    return bool(member_swapped(old.body, new.body, new.body, cjk=True))
+
+
+def has_word(text: str, word: str, cjk: bool) -> bool:
+    """The word in the text, as a whole word in English ("son" is not in "person")."""
+    return word in text if cjk else bool(re.search(rf"\b{re.escape(word)}\b", text))
+
+
+def member_swapped(old: str, said: str, new: str, cjk: bool) -> str:
+    """A member of a kind (lexicon.CONTRASTS_*) that `said` (the new text, or the part of it that matters) holds and
+    the old text does not, while the old holds another member the new does not (home / guest, 出差 / 旅游); ""
+    when none. A member's synonyms (妈妈 / 母亲) are one member."""
 
     def says(text: str, member: list[str]) -> bool:
-        return any(w in text for w in member)
+        return any(has_word(text, w, cjk) for w in member)
 
-    return any(
-        says(old.body, one)
-        and says(new.body, other)
-        and not says(new.body, one)
-        and not says(old.body, other)
-        for group in CONTRASTS_ZH
-        for one in group
-        for other in group
-        if one is not other
-    )
+    for group in CONTRASTS_ZH if cjk else CONTRASTS_EN:
+        for mine in group:
+            if (
+                says(said, mine)
+                and not says(old, mine)
+                and any(
+                    theirs is not mine and says(old, theirs) and not says(new, theirs) for theirs in group
+                )
+            ):
+                return mine[0]
+    return ""
 
 
 def _opposed(lost: set[str], put: set[str]) -> bool:
