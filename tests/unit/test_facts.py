@@ -380,6 +380,7 @@ def test_a_new_count_of_the_same_things_replaces_the_old(old: str, new: str, rel
         ("家旁边的绿道一圈五千米。", "家附近那条绿道跑一圈是5公里。"),
         ("I'm 180 cm tall.", "The user's height is 1.80 m."),
         ("desk width (home office): 1.6 m", "书桌宽160厘米"),
+        ("The health check times out after 45 seconds.", "Health check timeout: 45s"),  # not "the 60s"
         # a host and its port, together or apart; one date with and without its leading zero
         ("测试环境数据库地址是 10.0.3.15，端口 3306", "测试库在 10.0.3.15:3306"),
     ],
@@ -1902,6 +1903,22 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("Book club meets at 6pm on Thursdays.", "Book club was moved to 7pm on Thursdays.", "update"),
         # one change told twice: both say the value changed, to the same value
         ("The gym fee went up to $45 a month.", "My gym fee is $45 a month now.", "duplicate"),
+        # a word the old one never says, put before words it does, narrows the thing to another one of them
+        ("Rent for our flat is $1,600.", "Our storage unit rent was raised to $90.", "distinct"),
+        (
+            "This month's budget review is on the 5th.",
+            "Next month's budget review has been moved to the 8th.",
+            "distinct",
+        ),
+        ("My train to Leeds leaves at 8:10.", "The return train from Leeds was moved to 18:40.", "distinct"),
+        (
+            "Our office Wi-Fi network is AcmeNet.",
+            "The visitor Wi-Fi password was changed to maple7.",
+            "distinct",
+        ),
+        # ... but how often it falls due is no other one, nor what a change phrase says ("turns out")
+        ("The rent is $1,600.", "The monthly rent was raised to $1,700.", "update"),
+        ("The baby is due in mid-May.", "Turns out the due date got moved up to late April.", "update"),
     ],
 )
 def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:
@@ -1916,3 +1933,19 @@ def test_a_long_chinese_text_is_read_to_its_end_past_the_guessed_words() -> None
     assert "".join(words) == text
     assert words[:8] == ["我", "的", "同事", "小", "欧阳", "下周", "去", "杭州"]
     assert words[-4:] == ["然后", "他", "回", "北京"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Leeds.", "I still live in Leeds."),
+        ("The nightly backup runs at 2am.", "Nightly backup still runs at 2am, nothing has changed."),
+        ("Our clinic is at 12 King Street.", "We're at 12 King St. — the clinic address hasn't changed."),
+        ("Liam works at the bakery.", "Liam is still working at the bakery these days."),
+        ("周会在周二下午。", "周会还是周二下午，没变。"),
+        ("诊所在人民路12号。", "诊所地址没变，还是在人民路12号。"),
+    ],
+)
+def test_still_and_nothing_changed_say_the_same_fact_again(old: str, new: str) -> None:
+    # "still" and "these days" beside it announce no change; "nothing changed", 没变 negate nothing
+    assert decide(old, new, cosine=0.95, sharper=0.95) == "duplicate"

@@ -41,7 +41,12 @@ BLIND7_FILE = Path(__file__).with_name(
 # its kind, each scored on arrival and then looked at while the writer was changed (README)
 BLIND8_FILE = Path(__file__).with_name("pairs_blind8.jsonl")
 BLIND9_FILE = Path(__file__).with_name("pairs_blind9.jsonl")
-BLIND10_FILE = Path(__file__).with_name("pairs_blind10.jsonl")  # and 200 of every kind, scored once, not read
+BLIND10_FILE = Path(__file__).with_name(
+    "pairs_blind10.jsonl"
+)  # and 200 of every kind, scored on arrival (README)
+BLIND11_FILE = Path(__file__).with_name(
+    "pairs_blind11.jsonl"
+)  # and 200 more, 2026-12-05 (session 16), not read
 # the sets written by other agents, by the letter before their ids' numbers
 SEPARATE_SETS = {
     "t": "tune",
@@ -55,6 +60,7 @@ SEPARATE_SETS = {
     "i": "blind-8",
     "j": "blind-9",
     "k": "blind-10",
+    "m": "blind-11",
 }
 # the sets the unrelated pairs are drawn from (fixed, so that later sets leave them as they were)
 UNRELATED_FROM = ("blind", "blind-2", "blind-3", "blind-4", "blind-5")
@@ -103,6 +109,7 @@ def load_pairs(*paths: Path) -> list[Pair]:
             BLIND8_FILE,
             BLIND9_FILE,
             BLIND10_FILE,
+            BLIND11_FILE,
         )
         for line in path.read_text(encoding="utf-8").splitlines()
     ]

@@ -35,6 +35,11 @@ _PASSIVE = re.compile(
     re.IGNORECASE,
 )
 _NOW = re.compile(rf"^(?P<thing>{_DET}{_WORD}{{1,7}}?)(?:is\s+|are\s+|has\s+|have\s+)?now\b", re.IGNORECASE)
+# the whole subject of a passive change, prepositions too ("The return flight from Tokyo was moved to ...")
+_SUBJECT_OF_PASSIVE = re.compile(
+    rf"^(?P<thing>(?:[\w#.'-]+\s+){{1,8}}?)(?:was|were|got|has been|have been|is being)\s+(?:\w+ly\s+)?(?:{_VERBS})\b",
+    re.IGNORECASE,
+)
 # the old statement's subject: what stands before its verb ("Our cat eats ...", "Dentist appointment: ...")
 _SUBJECT = re.compile(
     rf"^(?:{_DET})?(?P<thing>(?:[\w#.-]+\s+){{1,3}}?)(?:is|are|was|were|has|have|runs|run|eats|uses|use|lives|"
@@ -79,6 +84,8 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
             return x
     if cjk:
         return _zh_other_one(thing, old_body, new_body)
+    if put := _put_in_front(thing, old_body):
+        return put
     m = _SUBJECT.match(re.split(r"[:;,.!?]\s|:", old_body)[0] + " ")
     old_words, new_words = (_words(t) for t in (m.group("thing") if m else "", thing))
     # another noun where the old subject stood, one word each ("Our cat" / "Our dog"; "GitHub username" / "GitHub
@@ -87,6 +94,29 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
     if opens_with_it and len(old_words) == len(new_words) == 1:
         x, y = new_words[0], old_words[0]
         if not _said(x, old_body, cjk) and not _said(y, new_body, cjk):
+            return x
+    return ""
+
+
+# words before a noun that say how often or whose, not which one ("the monthly rent", "our team standup")
+_GENERIC = frozenset(
+    "daily weekly biweekly monthly yearly annual nightly quarterly team home usual regular main default primary "
+    "current total overall whole entire official standard typical normal planned scheduled actual own".split()
+)
+
+
+def _put_in_front(thing: str, old_body: str) -> str:
+    """A word the old statement never says, standing before words it does, narrows the thing to another one of
+    them: "My parking spot rent was raised" after "Rent for my apartment is $1,800", "Next week's standup" after
+    "This week's standup", "The guest Wi-Fi password" after "Our Wi-Fi network name"."""
+    words = _words(thing)
+    for x, head in zip(words, words[1:], strict=False):
+        if (
+            x not in _GENERIC
+            and not x[0].isdigit()
+            and not _said(x, old_body, False)
+            and _said(head, old_body, False)
+        ):
             return x
     return ""
 
@@ -124,8 +154,17 @@ def _thing(body: str, cjk: bool) -> str:
         # from its clause's start; what follows 从 is the old value (公司从钉钉切到飞书)
         return re.split(r"[，,。；;：:！!？?]", body[: m.start()])[-1].split("从")[0] if m else ""
     clause = re.split(r"[,;:.!?]\s", body)[0] + " "
-    m = _ACTIVE.search(body) or _PASSIVE.match(clause) or _NOW.match(clause)
-    return m.group("thing") if m else ""
+    m = (
+        _ACTIVE.search(body)
+        or _PASSIVE.match(clause)
+        or _NOW.match(clause)
+        or _SUBJECT_OF_PASSIVE.match(clause)
+    )
+    thing = m.group("thing") if m else ""
+    ends = [
+        c.end() for c in CHANGE_EN.finditer(thing)
+    ]  # "Turns out the due date got moved ...": "the due date"
+    return thing[ends[-1] if ends else 0 :]
 
 
 def _noun(flag: str) -> bool:

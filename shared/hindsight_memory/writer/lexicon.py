@@ -344,3 +344,19 @@ LEAD_IN = re.compile(
     r"\s*[,:，：]?\s*",
     re.IGNORECASE,
 )
+
+# "still", 还是: the same fact said again ("I still live in Portland", 每日站会还是九点半); beside it a word that only
+# says the present ("these days", 现在) announces no change
+STILL = re.compile(r"\bstill\b|仍然|仍旧|依然|依旧|照旧|还是", re.IGNORECASE)
+PRESENT = frozenset({"now", "these days", "as of", "最近", "现在", "目前", "如今"})
+# A clause saying that nothing changed negates no fact and changes none (", nothing changed", "— the office
+# address hasn't changed", 地址没变, 时间不变); read after contractions are expanded ("has not").
+UNCHANGED_EN = re.compile(
+    r"(?:[,;(]|\s[—–-])\s*(?:and\s+)?(?:(?:the|my|our|its|it|that|this|your)\s+)?(?:[\w'-]+\s+){0,3}?"
+    r"(?:has|have|had|did|does|do|is|was|are)\s+not\s+(?:been\s+)?changed?\b\)?"
+    r"|(?:[,;(]|\s[—–-])?\s*nothing\s+(?:has\s+)?changed\b\)?|\(?\bunchanged\b\)?|\bsame as (?:before|always|ever)\b",
+    re.IGNORECASE,
+)
+UNCHANGED_ZH = re.compile(
+    r"[，,；;]?(?:时间|地点|地址|价格|安排|其他|别的)?都?(?:没有?(?:任何)?(?:变化|改变|变|改)|不变|照旧|老样子)了?"
+)

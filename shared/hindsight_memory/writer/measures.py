@@ -3,7 +3,8 @@ is one value and a new value in the same unit is still another number of it: sec
 ("Cache TTL: 900 seconds" / "15 minutes", 300秒 / 5分钟, 90 seconds 1.5 minutes), two weeks or more in days
 ("two-week sprints" / "14 days", 两周 / 14天), metres from a kilometre up in km ("5,000 meters" / "5 km", 五千米 /
 5公里; a "5k" run is 5 km, not 5,000 of anything), a length in metres under three in cm ("1.80 m" / "180 cm", 1.6米
-/ 160厘米). Only a number with its unit is read: "room 300", "once a week", 一周三次 are left as written."""
+/ 160厘米), "60s" as seconds ("timeout is now 60s", not "the 60s"). Only a number with its unit is read: "room
+300", "once a week", 一周三次, "$2M" are left as written."""
 
 import re
 from collections.abc import Callable
@@ -21,10 +22,17 @@ _DIGITS = r"(?<!\d)\d+(?:\.\d+)?"
 _NUM = f"({_DIGITS})"
 _N = f"({_DIGITS}|" + "|".join(_EN_SMALL) + ")"
 _SECONDS = re.compile(_N + r"[\s-]*(?:seconds?|secs?)\b", re.IGNORECASE)
+# "60s" is sixty seconds ("timeout is now 60s"), unless it is an age or a decade ("in my 30s", "the 60s", 1960s)
+_S = re.compile(
+    r"(?<!\bthe )(?<!\bmy )(?<!\bher )(?<!\bhis )(?<!\btheir )(?<!\bour )(?<!\byour )(?<!\bmid-)(?<!\blate )(?<!\bearly )"
+    r"(?<![\w'’.])(\d{1,3})s\b(?!['’])",
+    re.IGNORECASE,
+)
 _MINUTES = re.compile(_N + r"[\s-]*(?:minutes?|mins?)\b", re.IGNORECASE)
 _WEEKS = re.compile(_N + r"[\s-]*weeks?\b", re.IGNORECASE)
 _KM = re.compile(_NUM + r"\s*(?:km|kms|kilomet(?:er|re)s?)\b", re.IGNORECASE)
-_METRES = re.compile(_NUM + r"\s*(?:m|meters?|metres?)\b(?![-/]\w)", re.IGNORECASE)
+# a capital M after a number is millions ("$2M", "5M users"), and a price is no length
+_METRES = re.compile(r"(?<![$€£¥.\d])" + _NUM + r"\s*(?:(?-i:m)|meters?|metres?)\b(?![-/]\w)", re.IGNORECASE)
 _CM = re.compile(_NUM + r"\s*(?:cm|centimet(?:er|re)s?)\b", re.IGNORECASE)
 # "a 5k", "jogs 5k": a distance where the sentence is about running, thousands of something elsewhere ("$5k")
 _RUN = re.compile(r"\b(?:run|runs|running|ran|jog|jogs|jogging|race|races|marathon|parkrun)\b", re.IGNORECASE)
@@ -66,7 +74,7 @@ def _weeks(days: str) -> Callable[[re.Match[str]], str]:
 def en_measures(body: str) -> str:
     if _RUN.search(body):
         body = _RUN_K.sub(r"\1 km", body)
-    body = _SECONDS.sub(_in("seconds", 60, "minutes"), body)
+    body = _SECONDS.sub(_in("seconds", 60, "minutes"), _S.sub(r"\1 seconds", body))
     body = _MINUTES.sub(lambda m: f"{_number(m.group(1)):g} minutes", body)
     body = _WEEKS.sub(_weeks(" days"), body)
     body = _KM.sub(r"\1 km", _CM.sub(r"\1 cm", body))

@@ -8,7 +8,19 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..text import ROLES, STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
-from .lexicon import CHANGE_EN, CHANGE_ZH, EN_OPPOSITE, LEAD_IN, READ_AS, ZH_QUALITIES, ZH_SYNONYMS
+from .lexicon import (
+    CHANGE_EN,
+    CHANGE_ZH,
+    EN_OPPOSITE,
+    LEAD_IN,
+    PRESENT,
+    READ_AS,
+    STILL,
+    UNCHANGED_EN,
+    UNCHANGED_ZH,
+    ZH_QUALITIES,
+    ZH_SYNONYMS,
+)
 from .values import EN_NUMBERS, ZH_TIME, en_dates, en_values, zh_clock, zh_values
 from .zh_numerals import ZH_DIGITS, ZH_UNITS, zh_number
 
@@ -32,7 +44,7 @@ _LIGHT_EN = STOPWORDS | frozenset(
     shall should can could may might must also really just please remember note fyi noted keep kept called named
     name use uses used using longer anymore more our ours we us my mine i me you your yours he she they it its
     one ones very about around roughly approximately usually always currently every each poss user users
-    btw lol ugh anyway anyways haha hah ok okay oh tbh imo honestly basically pls plz mentioned reiterated reminded""".split()
+    btw lol ugh anyway anyways haha hah ok okay oh tbh imo honestly basically pls plz mentioned reiterated reminded still""".split()
 )
 _NEGATION_EN = frozenset({"not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "without"})
 # After these, the next word gives a direction: "email over Slack", "from Tokyo to Paris", "reports to Bob".
@@ -76,7 +88,7 @@ _ZH_NUMBER = re.compile(
     r"|[零〇一二两三四五六七八九]{0,20}[十百千万亿][零〇一二两三四五六七八九十百千万亿]{0,20}"
 )
 _LIGHT_ZH_WORDS = re.compile(
-    r"记住|注意|提到|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户(?!库|表|端|数据|服务|中心)|助手|我们|你们|他们|她们|一直|"
+    r"记住|注意|仍然|仍旧|依然|依旧|照旧|提到|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户(?!库|表|端|数据|服务|中心)|助手|我们|你们|他们|她们|一直|"
     r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|那边|这边|千万(?=[别不要记])|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条年周]|月(?![\d一二三四五六七八九十]))"
     r"|每(?=[天周月年日晚次个\d一二两三四五六七八九十]|星期)|用户家|(?<=[我你他她们天周月年上次])都(?!市)"
     r"|(?<=[一这那每])[个辆只件位名本张台条部把]"
@@ -121,6 +133,8 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
     words, numbers, directions = _zh_words(body) if cjk else _en_words(body)
     raw = EN_WORD.findall(body)
     changes = (CHANGE_ZH if cjk else CHANGE_EN).findall(body)
+    if STILL.search(body) and all(c.casefold() in PRESENT for c in changes):
+        changes = []  # "Jenna is still living in Portland these days": no change
     return Statement(
         text=t,
         speaker=speaker,
@@ -320,8 +334,9 @@ def _litotes(body: str, cjk: bool) -> str:
     """English contractions expanded, then a negated quality read as its opposite: 不远 -> 近, "isn't far" -> "near",
     "can't stand" -> "hate"."""
     if cjk:
+        body = UNCHANGED_ZH.sub("", body)
         return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], zh_values(ZH_TIME.sub(zh_clock, body)))
-    body = en_values(en_dates(_expand(body)))
+    body = UNCHANGED_EN.sub("", en_values(en_dates(_expand(body))))
     for pattern, repl in _EN_IDIOMS:
         body = pattern.sub(repl, body)
     return _EN_LITOTES.sub(lambda m: EN_OPPOSITE[m.group(1).casefold()], body)
