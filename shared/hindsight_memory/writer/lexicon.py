@@ -354,7 +354,8 @@ PRESENT = frozenset({"now", "these days", "as of", "最近", "现在", "目前",
 UNCHANGED_EN = re.compile(
     r"(?:[,;(]|\s[—–-])\s*(?:and\s+)?(?:(?:the|my|our|its|it|that|this|your)\s+)?(?:[\w'-]+\s+){0,3}?"
     r"(?:has|have|had|did|does|do|is|was|are)\s+not\s+(?:been\s+)?changed?\b\)?"
-    r"|(?:[,;(]|\s[—–-])?\s*nothing\s+(?:has\s+)?changed\b\)?|\(?\bunchanged\b\)?|\bsame as (?:before|always|ever)\b",
+    r"|(?:[,;(]|\s[—–-])\s*nothing\s+(?:has\s+)?changed\b\)?|\bnothing\s+(?:has\s+)?changed\b\)?|\(?\bunchanged\b\)?"
+    r"|\bsame as (?:before|always|ever)\b",
     re.IGNORECASE,
 )
 UNCHANGED_ZH = re.compile(
