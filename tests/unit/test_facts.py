@@ -1919,6 +1919,12 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         # ... but how often it falls due is no other one, nor what a change phrase says ("turns out")
         ("The rent is $1,600.", "The monthly rent was raised to $1,700.", "update"),
         ("The baby is due in mid-May.", "Turns out the due date got moved up to late April.", "update"),
+        # the person the user's own fact named, now owning the thing; another named person doing the same
+        ("My mentor is Ana Ruiz.", "Ana's mentor is now Tom Berg.", "distinct"),
+        ("我的导师是李教授。", "李教授的导师现在换成了陈院士。", "distinct"),
+        ("Omar works from the Leeds office.", "Dana now works from the Leeds office.", "distinct"),
+        ("My mentor is Ana Ruiz.", "My mentor is now Tom Berg.", "update"),
+        ("Ana is the on-call engineer this week.", "Correction: Tom is the on-call engineer this week.", "update"),
     ],
 )
 def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:

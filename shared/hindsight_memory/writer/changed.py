@@ -73,6 +73,7 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
         or _another_numbered(old_body, as_written)
         or _another_side_of_it(old_body, new_body, cjk)
         or (before and _someone_else_does_it(old, before, cjk))
+        or ("" if cjk else _another_name_does_it(old_body, new_body))
     ):
         return said
     thing = _thing(new_body, cjk)
@@ -296,6 +297,45 @@ def _someone_else_does_it(old: str, before: str, cjk: bool) -> str:
     if not _I[cjk].match(own) or (cjk and any(own[1:].startswith(w) for w in OTHER_PERSON)):
         return ""  # 我女儿... is the daughter's, not the user's own doing
     return next((w for w in OTHER_PERSON if has_word(before, w, cjk) and not has_word(old, w, cjk)), "")
+
+
+def the_value_owns_it(old_body: str, new_body: str, cjk: bool) -> str:
+    """The person the user's own fact named, now owning the thing (changed): "Priya's manager is now David" after "My
+    manager is Priya Shah", 王经理的上级现在换成了刘总 after 我的直属领导是王经理 (someone else's manager, not the user's)."""
+    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
+    before = new_body[: m.start()] if m else new_body
+    owner = re.search(r"([\u4e00-\u9fff]{2,4})的" if cjk else r"\b([A-Z][\w-]+) poss\b", before)
+    if not owner:
+        return ""
+    name = owner.group(1)
+    if cjk:
+        name = name[-3:] if name[-3:] in old_body else name[-2:]
+        mine = re.match(rf"^(?:我|我们|用户)的.*是.*{re.escape(name)}", old_body)
+        return name if mine and f"{name}的" not in old_body else ""
+    mine = re.match(
+        rf"^(?:my|our|the user poss|user poss)\b.*\b(?:is|are|was)\b.*\b{re.escape(name)}\b", old_body, re.I
+    )
+    return name if mine and not re.search(rf"\b{re.escape(name)} poss\b", old_body) else ""
+
+
+# a name opening a statement, then the verb it does ("Mark reports to Lisa"); a word that only opens one is no name
+_NAMED_DOER = re.compile(
+    r"^(?:(?:actually|update|correction|so|btw)\W+)*(?!(?:My|The|Our|Your|Their|His|Her|Its|This|That|Team|User)\b)"
+    r"([A-Z][\w-]+)\s+(?:now\s+|also\s+|just\s+)?([a-z]+)\b"
+)
+_NO_DOING = frozenset("is are was were has have had will would can got gets poss".split())
+
+
+def _another_name_does_it(old_body: str, new_body: str) -> str:
+    """Another named person now doing what the old statement's person does: "Priya now reports to Lisa" after
+    "Mark reports to Lisa" (two people can; a role held by one, "Tom is the on-call engineer", is said with "is")."""
+    a, b = _NAMED_DOER.match(old_body), _NAMED_DOER.match(new_body)
+    if not (a and b) or _DAY.fullmatch(a.group(1)) or _DAY.fullmatch(b.group(1)):
+        return ""
+    (x, did), (y, does) = a.groups(), b.groups()
+    if x == y or did in _NO_DOING or does in _NO_DOING or did[:4] != does[:4]:
+        return ""
+    return y if not re.search(rf"\b{y}\b", old_body) and not re.search(rf"\b{x}\b", new_body) else ""
 
 
 # one named by a letter: "Conference room B", "Gate C12", "Plan A"

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from .changed import another_thing_changed
+from .changed import another_thing_changed, the_value_owns_it
 from .clock import clock_fold
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
@@ -355,7 +355,7 @@ def _relate(
     # Whoever a slot's value names is its value ("Emergency contact: brother Tom" / "...: wife Jen")
     if other_person and not (announced or same_slot):
         return Verdict("distinct", "about someone else")
-    if someone_elses(old, new) or someone_elses(new, old):
+    if someone_elses(old, new) or someone_elses(new, old) or the_value_owns_it(old.body, new.body, new.cjk):
         return Verdict("distinct", "another person's of the same kind")
     if _occasion(old, new) or _occasion(new, old):  # "on call every fourth week" / "on call this week"
         return Verdict("distinct", "a rule and one occasion")
