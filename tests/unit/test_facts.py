@@ -1918,6 +1918,9 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ),
         # ... but how often it falls due is no other one, nor what a change phrase says ("turns out")
         ("The rent is $1,600.", "The monthly rent was raised to $1,700.", "update"),
+        # nor where the old one named its thing with no word of its own: the new one only says which was meant
+        ("The timeout is 30 seconds.", "We raised the API timeout to 60 seconds.", "update"),
+        ("The cache TTL is 5 minutes.", "We bumped the Redis cache TTL to 15 minutes.", "update"),
         ("The baby is due in mid-May.", "Turns out the due date got moved up to late April.", "update"),
         # the person the user's own fact named, now owning the thing; another named person doing the same
         ("My mentor is Ana Ruiz.", "Ana's mentor is now Tom Berg.", "distinct"),

@@ -85,7 +85,7 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
             return x
     if cjk:
         return _zh_other_one(thing, old_body, new_body)
-    if put := _put_in_front(thing, old_body):
+    if put := _put_in_front(thing, old_body, new_body[new_body.find(thing) + len(thing) :]):
         return put
     m = _SUBJECT.match(re.split(r"[:;,.!?]\s|:", old_body)[0] + " ")
     old_words, new_words = (_words(t) for t in (m.group("thing") if m else "", thing))
@@ -106,17 +106,27 @@ _GENERIC = frozenset(
 )
 
 
-def _put_in_front(thing: str, old_body: str) -> str:
+# what a value is counted in names no one thing ("30 seconds" / "1 minutes" once measures.py has read them)
+_UNITS = frozenset(
+    "second seconds minute minutes hour hours day days week weeks month months year years dollar dollars euro euros "
+    "yuan pounds km meters cm mm mb gb tb kg lbs percent mbps gbps".split()
+)
+
+
+def _put_in_front(thing: str, old_body: str, value: str) -> str:
     """A word the old statement never says, standing before words it does, narrows the thing to another one of
     them: "My parking spot rent was raised" after "Rent for my apartment is $1,800", "Next week's standup" after
-    "This week's standup", "The guest Wi-Fi password" after "Our Wi-Fi network name"."""
-    words = _words(thing)
+    "This week's standup", "The guest Wi-Fi password" after "Our Wi-Fi network name". Only where the old statement
+    named its own one with a word of its own: after a bare "The timeout is 30 seconds", "We raised the API timeout
+    to 60 seconds" only says which timeout was meant (`value`: what the new statement says after the thing)."""
+    words, old_words = _words(thing), _words(old_body)
     for x, head in zip(words, words[1:], strict=False):
         if (
             x not in _GENERIC
             and not x[0].isdigit()
             and not _said(x, old_body, False)
             and _said(head, old_body, False)
+            and any(w != head and w not in _UNITS and not _said(w, value, False) for w in old_words)
         ):
             return x
     return ""
