@@ -1927,7 +1927,11 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("我的导师是李教授。", "李教授的导师现在换成了陈院士。", "distinct"),
         ("Omar works from the Leeds office.", "Dana now works from the Leeds office.", "distinct"),
         ("My mentor is Ana Ruiz.", "My mentor is now Tom Berg.", "update"),
-        ("Ana is the on-call engineer this week.", "Correction: Tom is the on-call engineer this week.", "update"),
+        (
+            "Ana is the on-call engineer this week.",
+            "Correction: Tom is the on-call engineer this week.",
+            "update",
+        ),
     ],
 )
 def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:
