@@ -381,6 +381,10 @@ def test_a_new_count_of_the_same_things_replaces_the_old(old: str, new: str, rel
         ("I'm 180 cm tall.", "The user's height is 1.80 m."),
         ("desk width (home office): 1.6 m", "书桌宽160厘米"),
         ("The health check times out after 45 seconds.", "Health check timeout: 45s"),  # not "the 60s"
+        ("The workshop runs 90 minutes.", "The workshop lasts an hour and a half."),
+        ("The quiz takes half an hour.", "The quiz takes 30 minutes."),
+        ("Max attachment size is 20 MB.", "Attachments can be up to 20 megabytes."),
+        ("会议一个半小时。", "会议90分钟。"),
         # a host and its port, together or apart; one date with and without its leading zero
         ("测试环境数据库地址是 10.0.3.15，端口 3306", "测试库在 10.0.3.15:3306"),
     ],

@@ -246,6 +246,7 @@ ZH_SYNONYMS = {
     "计算机": "电脑",
     "大夫": "医生",
     "最爱": "最喜欢",
+    "上班": "工作",  # 在深圳上班 / 在深圳工作
 }
 
 # Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.
