@@ -1966,3 +1966,18 @@ def test_a_long_chinese_text_is_read_to_its_end_past_the_guessed_words() -> None
 def test_still_and_nothing_changed_say_the_same_fact_again(old: str, new: str) -> None:
     # "still" and "these days" beside it announce no change; "nothing changed", 没变 negate nothing
     assert decide(old, new, cosine=0.95, sharper=0.95) == "duplicate"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # what a Chinese statement says something is, swapped, is no rewording however many characters both share
+        ("最常喝的咖啡是瑞幸。", "现在最常喝的咖啡是库迪。", "update"),
+        ("我的笔记本电脑是联想的。", "我用的是联想笔记本。", "duplicate"),
+        ("李娜是我大学室友。", "我大学时的室友是李娜。", "duplicate"),
+        # bowls are counted: 两碗 / 一碗半 is another amount
+        ("豆豆每天吃两碗狗粮。", "现在豆豆每天只吃一碗狗粮。", "update"),
+    ],
+)
+def test_what_a_chinese_statement_says_something_is(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.96) == relation

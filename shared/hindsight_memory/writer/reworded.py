@@ -100,10 +100,22 @@ _TITLE = re.compile(r"《([^》]{1,40})》")  # a book's or a film's title: a va
 _CALLED = re.compile(r"(?:叫做|叫|称呼为|称为)(?:她|他|我|它)?\s*[“\"「]?([\u4e00-\u9fffA-Za-z0-9]{1,6})")
 
 
+# what a Chinese statement says something is, at its end: 最爱喝的奶茶是喜茶 / ...是霸王茶姬 (compared character by
+# character, the two share 茶 and the swap reads as a word more)
+_IS_ZH = re.compile(r"是([\u4e00-\u9fffA-Za-z0-9]{2,8})[了啦吧呀。！!]*$")
+
+
 def _called_otherwise(old: Statement, new: Statement) -> bool:
-    """What someone or something is called, said on both sides, differs: 叫她小婷 / 叫她婷婷."""
+    """What someone or something is called, or is, said on both sides, differs: 叫她小婷 / 叫她婷婷, 是喜茶 / 是霸王茶姬."""
     a, b = (_CALLED.search(s.body) for s in (old, new))
-    return bool(a and b and a.group(1)[:2] != b.group(1)[:2])
+    if a and b and a.group(1)[:2] != b.group(1)[:2]:
+        return True
+    x, y = (_IS_ZH.search(s.body.strip()) for s in (old, new))
+    if not (x and y and old.cjk and new.cjk):
+        return False
+    # neither side says the other's anywhere (李娜是我大学室友 / 我大学时的室友是李娜 turn it round)
+    u, v = (re.sub(r"^(?:一|两)?[只个位条]|的$", "", m.group(1).casefold()) for m in (x, y))
+    return bool(u and v) and u not in new.body.casefold() and v not in old.body.casefold()
 
 
 _OPPOSITES = ZH_OPPOSITES | EN_OPPOSITES
