@@ -1936,6 +1936,25 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
             "Correction: Tom is the on-call engineer this week.",
             "update",
         ),
+        # a value the old statement never held named as the one replaced: another side of the thing changed
+        (
+            "The quiz night is on Friday at the pub.",
+            "The quiz night now starts at 8 instead of 7.",
+            "distinct",
+        ),
+        ("The quiz night is on Friday at 7.", "The quiz night now starts at 8 instead of 7.", "update"),
+        # a change to a kind of value the old statement holds none of (a price after a time, a day after a length)
+        (
+            "Leo's swim class is Sundays at 9 with coach Ray.",
+            "Coach Ray raised his fee to $40 a class.",
+            "distinct",
+        ),
+        ("Our release cycle is three weeks.", "Release planning moved to Tuesday mornings.", "distinct"),
+        ("物业费每月300元。", "物业把缴费日期改成每月10号了。", "distinct"),
+        ("The deadline is March 3.", "The deadline was pushed back two weeks.", "update"),
+        # a change only weighed or proposed
+        ("Standup is at 9:30.", "We're thinking of moving standup to 10.", "distinct"),
+        ("周会在周二下午。", "有人提议把周会改到周四，还没定。", "distinct"),
     ],
 )
 def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:

@@ -47,6 +47,8 @@ BLIND10_FILE = Path(__file__).with_name(
 BLIND11_FILE = Path(__file__).with_name(
     "pairs_blind11.jsonl"
 )  # and 200 more, 2026-12-05 (session 16), not read
+# and 240 whose distinct pairs mostly announce a change of another thing; scored on arrival, then read (README)
+BLIND12_FILE = Path(__file__).with_name("pairs_blind12.jsonl")
 # the sets written by other agents, by the letter before their ids' numbers
 SEPARATE_SETS = {
     "t": "tune",
@@ -61,6 +63,7 @@ SEPARATE_SETS = {
     "j": "blind-9",
     "k": "blind-10",
     "m": "blind-11",
+    "n": "blind-12",
 }
 # the sets the unrelated pairs are drawn from (fixed, so that later sets leave them as they were)
 UNRELATED_FROM = ("blind", "blind-2", "blind-3", "blind-4", "blind-5")
@@ -110,6 +113,7 @@ def load_pairs(*paths: Path) -> list[Pair]:
             BLIND9_FILE,
             BLIND10_FILE,
             BLIND11_FILE,
+            BLIND12_FILE,
         )
         for line in path.read_text(encoding="utf-8").splitlines()
     ]

@@ -14,6 +14,7 @@ import re
 from .frames import WHICH_ONE, tagged
 from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON
 from .reworded import has_word, member_swapped
+from .sides import another_kind_of_value, another_side_of_it, its_old_value_elsewhere
 from .statements import one_meaning
 
 # verbs changing a thing to a value: "<verb> the <thing> to <value>", "<thing> was <verb> to <value>"
@@ -71,9 +72,11 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
             old, before, new, cjk
         )  # "On weekends the kids' bedtime is now ..." after "school nights"
         or _another_numbered(old_body, as_written)
-        or _another_side_of_it(old_body, new_body, cjk)
+        or another_side_of_it(old_body, new_body, cjk)
         or (before and _someone_else_does_it(old, before, cjk))
         or ("" if cjk else _another_name_does_it(old_body, new_body))
+        or its_old_value_elsewhere(old_body, new_body, cjk)
+        or another_kind_of_value(old_body, new_body, cjk)
     ):
         return said
     thing = _thing(new_body, cjk)
@@ -239,60 +242,6 @@ def _zh_other_one(thing: str, old_body: str, new_body: str) -> str:
         if theirs and mine[0] != theirs[0] and mine not in old_body and theirs not in new_body:
             return mine
         return ""
-    return ""
-
-
-# When and where: a new time of something whose place was noted, or a new place of something whose time was, is
-# another side of it, and the old one still holds ("Weekly sync is in Room 4B" / "... rescheduled to 10am").
-_WHEN = {
-    False: re.compile(
-        r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
-        r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b(?:noon|midnight|tonight)\b|"
-        r"\b(?:\d{4}-)?\d{2}-\d{2}\b",  # the writer's statements spell a date 05-03
-        re.IGNORECASE,
-    ),
-    True: re.compile(
-        r"\d{1,2}[:：]\d{2}|[零一二两三四五六七八九十\d]{1,3}点|(?:周|星期|礼拜)[一二三四五六日天]|上午|下午|晚上|早上|中午|凌晨|"
-        r"\d{1,2}月\d{1,2}[日号]|时间"
-    ),
-}
-_WHERE = {
-    False: re.compile(
-        r"\b(?:room|floor|auditorium|hall|gate|terminal|park|building|venue|location|address|studio|campus)\b",
-        re.IGNORECASE,
-    ),
-    True: re.compile(
-        r"会议室|[\d一二三四五六七八九十]+楼|礼堂|地点|少年宫|登机口|公园|办公室|教室|场地|体育馆|场馆|会场"
-    ),
-}
-# how much of a medicine: a new time to take it is another side of it ("10mg of lisinopril" / "... at night now")
-_DOSE = {
-    False: re.compile(r"\d\s*(?:mg|mcg|ml|units?|tablets?|pills?)\b", re.IGNORECASE),
-    True: re.compile(r"(?:\d|[一两二三四五六七八九十半])\s*(?:mg|毫克|克|片|粒|颗|毫升)", re.IGNORECASE),
-}
-_WHEN_TAKEN = {
-    False: re.compile(
-        r"\b(?:at night|in the morning|in the evening|before bed|bedtime|with (?:breakfast|dinner))\b", re.I
-    ),
-    True: re.compile(r"早上|晚上|睡前|饭前|饭后|早饭|晚饭"),
-}
-
-
-def _another_side_of_it(old_body: str, new_body: str, cjk: bool) -> str:
-    """ "time" or "place" when the old statement says only where and the new one only when, or the reverse; "time"
-    when the old one says only how much of a medicine and the new one only when to take it."""
-    for side, (one, other) in (
-        ("time", (_WHERE[cjk], _WHEN[cjk])),
-        ("place", (_WHEN[cjk], _WHERE[cjk])),
-        ("time", (_DOSE[cjk], _WHEN_TAKEN[cjk])),
-    ):
-        if (
-            one.search(old_body)
-            and not other.search(old_body)
-            and other.search(new_body)
-            and not one.search(new_body)
-        ):
-            return side
     return ""
 
 

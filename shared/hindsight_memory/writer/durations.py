@@ -18,7 +18,10 @@ _AGE = re.compile(r"\b(\d{1,3})[- ]years?[- ]old\b", re.IGNORECASE)
 _MON_FRI = re.compile(r"\bmon(?:day)?s?\s*(?:-|–|to|through|thru)\s*fri(?:day)?s?\b", re.IGNORECASE)
 _ZH_MON_FRI = re.compile(r"(?:周|星期|礼拜)一\s*(?:到|至|-|–|~)\s*(?:周|星期|礼拜)?五")
 _HOUR_AND_HALF = re.compile(r"\b(?:an|one) hour and a half\b", re.IGNORECASE)
-_ZH_HOURS = re.compile(r"((?<!\d)\d+(?:\.\d+)?|[一二两三四五六七八九十]{1,3})个?(半)?(?:小时|钟头)(?!候)")
+# not the end of a rate (按400一小时: 400 an hour, not 400 and 60 minutes)
+_ZH_HOURS = re.compile(
+    r"((?<!\d)\d+(?:\.\d+)?|(?<![\d一二两三四五六七八九十百千万])[一二两三四五六七八九十]{1,3})个?(半)?(?:小时|钟头)(?!候)"
+)
 # 三十分钟 in digits before the words are cut: 十分 alone is "very"
 _ZH_MINUTES = re.compile(
     r"(?<![\d零一二两三四五六七八九十百])([一二两三四五六七八九十][零一二两三四五六七八九十百]{0,3})分钟"

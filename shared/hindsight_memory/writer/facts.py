@@ -27,6 +27,7 @@ from .clock import clock_fold
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
 from .keys import key_changed, keyed_value
+from .lexicon import PROPOSED
 from .people import someone_else, someone_elses
 from .reworded import ALSO, DEICTIC, announces, reworded
 from .speakers import about_the_speaker, same_speaker
@@ -355,6 +356,8 @@ def _relate(
     # Whoever a slot's value names is its value ("Emergency contact: brother Tom" / "...: wife Jen")
     if other_person and not (announced or same_slot):
         return Verdict("distinct", "about someone else")
+    if PROPOSED.search(new.body) and not PROPOSED.search(old.body):
+        return Verdict("distinct", "a change only proposed")
     if someone_elses(old, new) or someone_elses(new, old) or the_value_owns_it(old.body, new.body, new.cjk):
         return Verdict("distinct", "another person's of the same kind")
     if _occasion(old, new) or _occasion(new, old):  # "on call every fourth week" / "on call this week"

@@ -362,3 +362,12 @@ UNCHANGED_EN = re.compile(
 UNCHANGED_ZH = re.compile(
     r"[，,；;]?(?:时间|地点|地址|价格|安排|其他|别的)?都?(?:没有?(?:任何)?(?:变化|改变|变|改)|不变|照旧|老样子)了?"
 )
+
+# A change only proposed or weighed, not made ("We're thinking of making the demo async", 有人提议把站会改到十点，还没定):
+# the old value still holds. A recommendation acted on (兽医建议…现在改吃…) is a change; "建议" is not here.
+PROPOSED = re.compile(
+    r"\b(?:thinking (?:of|about)|considering|might|maybe|perhaps|proposed|proposal|propose|not (?:yet )?"
+    r"(?:decided|confirmed|final)|undecided|tentative(?:ly)?|whether to|talking about|discussing)\b"
+    r"|提议|考虑|打算|可能|也许|还没定|没定|未定|讨论|商量|还没确定|待定|还没结论",
+    re.IGNORECASE,
+)

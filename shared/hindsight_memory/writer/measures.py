@@ -3,10 +3,9 @@ is one value and a new value in the same unit is still another number of it: sec
 ("Cache TTL: 900 seconds" / "15 minutes", 300秒 / 5分钟, 90 seconds 1.5 minutes), two weeks or more in days
 ("two-week sprints" / "14 days", 两周 / 14天), metres from a kilometre up in km ("5,000 meters" / "5 km", 五千米 /
 5公里; a "5k" run is 5 km, not 5,000 of anything), a length in metres under three in cm ("1.80 m" / "180 cm", 1.6米
-/ 160厘米), "60s" as seconds ("timeout is now 60s", not "the 60s"), minutes from an hour up in hours ("90
-minutes" / "an hour and a half"), parts of an hour in words ("half an hour", 半小时), bytes by their short names
-("10 megabytes" / "10 MB"). Only a number with its unit is read: "room 300", "once a week", 一周三次, "$2M" are left
-as written."""
+/ 160厘米), "60s" as seconds ("timeout is now 60s", not "the 60s"), bytes by their short names ("10 megabytes" /
+"10 MB"); hours are read in minutes by writer/durations.py. Only a number with its unit is read: "room 300", "once
+a week", 一周三次, "$2M" are left as written."""
 
 import re
 from collections.abc import Callable
@@ -73,29 +72,16 @@ def _weeks(days: str) -> Callable[[re.Match[str]], str]:
     return say
 
 
-# parts of an hour in words ("sessions expire after half an hour" / "Session timeout is 30 minutes"), bytes by their
-# short names ("10 megabytes" / "10 MB")
-_HOUR_PARTS = [
-    (re.compile(r"\b(?:an|one) hour and a half\b|\b(?:an|one) and a half hours\b", re.I), "1.5 hours"),
-    (re.compile(r"\bhalf an hour\b|\ba half[- ]hour\b", re.I), "30 minutes"),
-    (re.compile(r"\bthree[- ]quarters of an hour\b", re.I), "45 minutes"),
-    (re.compile(r"\ba quarter (?:of an )?hour\b", re.I), "15 minutes"),
-]
+# bytes by their short names ("10 megabytes" / "10 MB")
 _BYTES = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(kilo|mega|giga|tera)bytes?\b", re.I)
-_ZH_HOUR_PARTS = [
-    (re.compile(r"一个半小时"), "90分钟"),
-    (re.compile(r"(?<![一二两三四五六七八九十\d个])半(?:个)?小时"), "30分钟"),
-]
 
 
 def en_measures(body: str) -> str:
-    for pattern, said in _HOUR_PARTS:
-        body = pattern.sub(said, body)
     body = _BYTES.sub(lambda m: f"{m.group(1)} {m.group(2)[0].upper()}B", body)
     if _RUN.search(body):
         body = _RUN_K.sub(r"\1 km", body)
     body = _SECONDS.sub(_in("seconds", 60, "minutes"), _S.sub(r"\1 seconds", body))
-    body = _MINUTES.sub(_in("minutes", 60, "hours"), body)
+    body = _MINUTES.sub(lambda m: f"{_number(m.group(1)):g} minutes", body)
     body = _WEEKS.sub(_weeks(" days"), body)
     body = _KM.sub(r"\1 km", _CM.sub(r"\1 cm", body))
     return _METRES.sub(_metres, body)
@@ -118,8 +104,6 @@ _ZH_CM = re.compile(_NUM + r"\s*(?:厘米|公分)")
 
 
 def zh_measures(body: str) -> str:
-    for pattern, said in _ZH_HOUR_PARTS:
-        body = pattern.sub(said, body)
     body = _ZH_SECONDS.sub(_in("秒", 60, "分钟", sep=""), body)
     body = _ZH_WEEKS.sub(_weeks("天"), body)
     body = _ZH_CM.sub(r"\1cm", body)
