@@ -1952,6 +1952,11 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("Our release cycle is three weeks.", "Release planning moved to Tuesday mornings.", "distinct"),
         ("物业费每月300元。", "物业把缴费日期改成每月10号了。", "distinct"),
         ("The deadline is March 3.", "The deadline was pushed back two weeks.", "update"),
+        # someone else's now: kin of the one named, the one the fact named doing something, a name and "her"
+        ("Nina lives in Leeds.", "Nina's parents just moved to York.", "distinct"),
+        ("我的导师是周教授。", "周教授现在改去北大任教了。", "distinct"),
+        ("My step goal is 8,000 a day.", "Zoe upped her step goal to 10,000 a day.", "distinct"),
+        ("My step goal is 8,000 a day.", "Doctor raised my step goal to 10,000 a day.", "update"),
         # a change only weighed or proposed
         ("Standup is at 9:30.", "We're thinking of moving standup to 10.", "distinct"),
         ("周会在周二下午。", "有人提议把周会改到周四，还没定。", "distinct"),

@@ -12,7 +12,7 @@ A word the old one lacks elsewhere in the changed thing is no other thing ("the 
 import re
 
 from .frames import WHICH_ONE, tagged
-from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON
+from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON, PRESENT
 from .reworded import has_word, member_swapped
 from .sides import another_kind_of_value, another_side_of_it, its_old_value_elsewhere
 from .statements import one_meaning
@@ -73,7 +73,7 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
         )  # "On weekends the kids' bedtime is now ..." after "school nights"
         or _another_numbered(old_body, as_written)
         or another_side_of_it(old_body, new_body, cjk)
-        or (before and _someone_else_does_it(old, before, cjk))
+        or (before and _someone_else_does_it(old, as_written, cjk))
         or ("" if cjk else _another_name_does_it(old_body, new_body))
         or its_old_value_elsewhere(old_body, new_body, cjk)
         or another_kind_of_value(old_body, new_body, cjk)
@@ -245,28 +245,54 @@ def _zh_other_one(thing: str, old_body: str, new_body: str) -> str:
     return ""
 
 
-_I = {False: re.compile(r"^(?:i|i'm|i've|i'll)\b", re.IGNORECASE), True: re.compile(r"^我(?!的|们|家)")}
+_I = {False: re.compile(r"^(?:i|i'm|i've|i'll|my)\b", re.IGNORECASE), True: re.compile(r"^我(?!的|们|家)")}
 
 
-def _someone_else_does_it(old: str, before: str, cjk: bool) -> str:
+_THEIR_OWN = re.compile(r"^([A-Z][a-z]+)\s+(?:now\s+|just\s+)?[a-z]+\s+(?:up\s+)?(?:her|his|their)\b")
+
+
+def _someone_else_does_it(old: str, as_written: str, cjk: bool) -> str:
     """The person the new statement opens with, before its change word, when the old one is the user's own doing:
     "My teammate Leo now works from home on Wednesdays" after "I work from home on Mondays", 同事小李现在改成周三在家
     办公 after 我每周一在家办公."""
     own = old.strip()
     if not _I[cjk].match(own) or (cjk and any(own[1:].startswith(w) for w in OTHER_PERSON)):
         return ""  # 我女儿... is the daughter's, not the user's own doing
+    before = as_written.casefold()
     return next((w for w in OTHER_PERSON if has_word(before, w, cjk) and not has_word(old, w, cjk)), "")
 
 
-def the_value_owns_it(old_body: str, new_body: str, cjk: bool) -> str:
+def someone_elses_now(old_body: str, new_body: str, cjk: bool) -> str:
+    """Whose the thing is, when the new statement gives it to someone else than the old one's owner: the person the
+    old fact named, or a name doing it to their own ("Emma upped her running goal to 25 miles" after "My running
+    goal is 20 miles"; a capital opening a sentence is no name by itself: "Doctor raised my dose")."""
+    if said := _the_value_owns_it(old_body, new_body, cjk):
+        return said
+    named = None if cjk else _THEIR_OWN.match(new_body)
+    if not named or _DAY.fullmatch(named.group(1)) or not _I[cjk].match(old_body.strip()):
+        return ""
+    return "" if has_word(old_body.casefold(), named.group(1).casefold(), cjk) else named.group(1)
+
+
+def _the_value_owns_it(old_body: str, new_body: str, cjk: bool) -> str:
     """The person the user's own fact named, now owning the thing (changed): "Priya's manager is now David" after "My
     manager is Priya Shah", 王经理的上级现在换成了刘总 after 我的直属领导是王经理 (someone else's manager, not the user's)."""
     m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
     before = new_body[: m.start()] if m else new_body
-    owner = re.search(r"([\u4e00-\u9fff]{2,4})的" if cjk else r"\b([A-Z][\w-]+) poss\b", before)
+    # theirs ("Priya's", 王经理的), or what they now do, opening the statement (陈总现在改向李总汇报了)
+    # ("Lucia left; our product manager is now Omar", 王敏调走了: the old value gone is the change itself)
+    present = bool(m and m.group().casefold() in PRESENT)
+    owner = re.search(
+        r"([\u4e00-\u9fff]{2,4})的|^([\u4e00-\u9fff]{2,4})$"
+        if cjk
+        else r"\b([A-Z][\w-]+) poss\b|^([A-Z][\w-]+)\s+$",
+        before.strip() + ("" if cjk else " "),
+    )
     if not owner:
         return ""
-    name = owner.group(1)
+    if owner.group(2) and not present:
+        return ""
+    name = owner.group(1) or owner.group(2)
     if cjk:
         name = name[-3:] if name[-3:] in old_body else name[-2:]
         mine = re.match(rf"^(?:我|我们|用户)的.*是.*{re.escape(name)}", old_body)

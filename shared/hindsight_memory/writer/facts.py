@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from .changed import another_thing_changed, the_value_owns_it
+from .changed import another_thing_changed, someone_elses_now
 from .clock import clock_fold
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
@@ -358,7 +358,7 @@ def _relate(
         return Verdict("distinct", "about someone else")
     if PROPOSED.search(new.body) and not PROPOSED.search(old.body):
         return Verdict("distinct", "a change only proposed")
-    if someone_elses(old, new) or someone_elses(new, old) or the_value_owns_it(old.body, new.body, new.cjk):
+    if someone_elses(old, new) or someone_elses(new, old) or someone_elses_now(old.body, new.body, new.cjk):
         return Verdict("distinct", "another person's of the same kind")
     if _occasion(old, new) or _occasion(new, old):  # "on call every fourth week" / "on call this week"
         return Verdict("distinct", "a rule and one occasion")

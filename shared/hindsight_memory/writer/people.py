@@ -94,7 +94,9 @@ def someone_elses(old: Statement, new: Statement) -> bool:
     for m in _POSSESSED_EN.finditer(new.body):
         who, *things = m.groups()
         person = OTHER_PERSON.get(READ_AS.get(who.casefold(), who.casefold()))
-        kin = OTHER_PERSON.get(READ_AS.get(things[0], things[0]))
+        kin = OTHER_PERSON.get(READ_AS.get(things[0], things[0])) or OTHER_PERSON.get(
+            things[0].removesuffix("s")
+        )
         # someone the old statement names too, by a name or a word for them
         also_old = who.casefold() in said or bool(person and person in named)
         called = new.body[m.end(2) :].split()[:1]  # "Oscar's son Theo": the one the other side names
