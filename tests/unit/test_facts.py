@@ -1957,6 +1957,11 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("我的导师是周教授。", "周教授现在改去北大任教了。", "distinct"),
         ("My step goal is 8,000 a day.", "Zoe upped her step goal to 10,000 a day.", "distinct"),
         ("My step goal is 8,000 a day.", "Doctor raised my step goal to 10,000 a day.", "update"),
+        # a member of a kind put before the change word (weekends / school nights, 右眼 / 左眼); "went up" changes
+        ("Lights out is 9pm on school nights.", "Lights out on weekends is now 10:30.", "distinct"),
+        ("我左耳听力下降了20分贝。", "复查说右耳现在降到35分贝了。", "distinct"),
+        ("The Visa card annual fee is $95.", "The Amex Platinum annual fee went up to $695.", "distinct"),
+        ("The gym fee is $40 a month.", "The gym fee went up to $45 a month.", "update"),
         # a change only weighed or proposed
         ("Standup is at 9:30.", "We're thinking of moving standup to 10.", "distinct"),
         ("周会在周二下午。", "有人提议把周会改到周四，还没定。", "distinct"),
@@ -2005,3 +2010,18 @@ def test_still_and_nothing_changed_say_the_same_fact_again(old: str, new: str) -
 )
 def test_what_a_chinese_statement_says_something_is(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.96, sharper=0.96) == relation
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("We moved from Trello to Asana in spring.", "Back in spring we switched off Trello onto Asana."),
+        ("去年我们从钉钉换到了飞书。", "一年前公司就从钉钉迁到飞书了。"),
+    ],
+)
+def test_one_change_told_twice_from_and_to_the_same_values(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.97, sharper=0.97) == "duplicate"
+    assert (
+        decide(old, new.replace("Asana", "Jira").replace("飞书", "企业微信"), cosine=0.97, sharper=0.97)
+        != "duplicate"
+    )

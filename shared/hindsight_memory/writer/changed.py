@@ -21,7 +21,7 @@ from .statements import one_meaning
 _VERBS = (
     r"changed|switched|moved|extended|shortened|reduced|raised|lowered|increased|decreased|scaled|upgraded|"
     r"downgraded|pushed|bumped|cut|upped|rescheduled|postponed|delayed|expanded|updated|migrated|swapped|renamed|"
-    r"turned|set"
+    r"turned|set|went up|went down|rose|fell|jumped|climbed"
 )
 _TO = r"(?:back\s+|up\s+|down\s+|over\s+)?(?:to|through|till|until)\b"
 # the thing as a noun phrase: "the DB timeout", "our staging cluster", "Bob's contract", "Vet appointment"
@@ -260,6 +260,22 @@ def _someone_else_does_it(old: str, as_written: str, cjk: bool) -> str:
         return ""  # 我女儿... is the daughter's, not the user's own doing
     before = as_written.casefold()
     return next((w for w in OTHER_PERSON if has_word(before, w, cjk) and not has_word(old, w, cjk)), "")
+
+
+_FROM_TO_ZH = re.compile(
+    r"从([^，。,；;到从起]{1,8}?)(?:改|调|换|迁|搬|转)?(?:到|成|为)了?([^，。,；;了]{1,8})"
+)
+_NAME_EN = re.compile(r"(?<=\w\s)[A-Z][\w-]+")  # a capital inside a sentence, not opening it
+
+
+def told_twice(old_body: str, new_body: str) -> bool:
+    """Both statements tell the same change, from and to the same values: "We switched from Jira to Linear last
+    year" / "A year ago we moved off Jira onto Linear", 去年我们从禅道换到了飞书项目 / 一年前需求管理就从禅道迁到飞书项目了."""
+    a, b = _FROM_TO_ZH.search(old_body), _FROM_TO_ZH.search(new_body)
+    if a and b:
+        return a.group(1) == b.group(1) and a.group(2).strip("了") == b.group(2).strip("了")
+    names = [set(_NAME_EN.findall(t)) for t in (old_body, new_body)]
+    return len(names[0]) >= 2 and names[0] == names[1]
 
 
 def someone_elses_now(old_body: str, new_body: str, cjk: bool) -> str:

@@ -159,7 +159,7 @@ def _kinds(*groups: str) -> list[list[list[str]]]:
 
 
 CONTRASTS_EN = _kinds(
-    "weekday|weekdays weekend|weekends",
+    "weekday|weekdays|school night|school nights|weeknight|weeknights weekend|weekends",
     "home guest",
     "personal work|business side",
     "staging production|prod dev|development sandbox",
@@ -208,6 +208,8 @@ CONTRASTS_ZH = _kinds(
     "白天|早上|上午 晚上|夜里|夜间",
     "上学|开学|上学期间 暑假|寒假|假期|放假",
     "自行车|单车 电动车|电瓶车 摩托车 汽车|轿车",
+    "左眼 右眼",
+    "左耳 右耳",
 )
 
 # Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.

@@ -99,7 +99,8 @@ def its_old_value_elsewhere(old_body: str, new_body: str, cjk: bool) -> str:
 _KINDS = {
     False: {
         "price": re.compile(
-            r"\$\s?\d|\b\d[\d,.]*\s*(?:dollars?|euros?|usd|eur|gbp|pounds|yuan|rmb)\b|[€£]\s?\d", re.I
+            r"\$\s?\d|(?<![\w,.])\d[\d,.]*\s*(?:dollars?|euros?|usd|eur|gbp|pounds|yuan|rmb)\b|[€£]\s?\d",
+            re.I,
         ),
         "clock": re.compile(
             r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b", re.I
@@ -116,7 +117,9 @@ _KINDS = {
         ),
     },
     True: {
-        "price": re.compile(r"\d+\s*(?:元|块|万)|[一二两三四五六七八九十百千万]+(?:元|块)|费"),
+        "price": re.compile(
+            r"(?<!\d)\d+\s*(?:元|块|万)|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]+(?:元|块)|费|每[节次课个]\d"
+        ),
         "clock": re.compile(
             r"\d{1,2}[:：]\d{2}|[零一二两三四五六七八九十\d]{1,3}点|上午|下午|晚上|早上|中午"
         ),
@@ -124,15 +127,16 @@ _KINDS = {
             r"(?<!每)(?:周|星期|礼拜)[一二三四五六日天末](?![十百])|\d{1,2}[日号]|[一二三四五六七八九十]{1,3}[日号]"
         ),
         "span": re.compile(
-            r"\d+\s*(?:分钟|小时|天|周|个月|年)|[一二两三四五六七八九十]+(?:分钟|小时|天|周|个月|年)"
+            r"(?<!\d)\d+\s*(?:分钟|小时|天|周|个月|年)|(?<![一二两三四五六七八九十])[一二两三四五六七八九十]+(?:分钟|小时|天|周|个月|年)"
         ),
     },
 }
 _RATE = {
     False: re.compile(
-        r"\d\S*\s*(?:/\s?|per |an? )(?:hour|hr|day|week|month|year|lesson|session|class)\b", re.I
+        r"(?<![\w,.])\d[\d,.]*\s*(?:/\s?|per |an? )(?:hour|hr|day|week|month|year|lesson|session|class)\b",
+        re.I,
     ),
-    True: re.compile(r"\d+\s*(?:元|块)?\s*(?:一|每)个?(?:小时|天|周|月|年|节|次|课)"),
+    True: re.compile(r"(?<!\d)\d+\s*(?:元|块)?\s*(?:一|每)个?(?:小时|天|周|月|年|节|次|课)"),
 }
 # a change by an amount ("pushed back two weeks", 推迟一周) sets no value of that kind
 _BY = re.compile(
