@@ -2025,3 +2025,14 @@ def test_one_change_told_twice_from_and_to_the_same_values(old: str, new: str) -
         decide(old, new.replace("Asana", "Jira").replace("飞书", "企业微信"), cosine=0.97, sharper=0.97)
         != "duplicate"
     )
+
+
+def test_whom_one_reports_to_is_ones_manager() -> None:
+    assert decide("My manager is Lena Ortiz.", "I report to Lena Ortiz.", 0.95, 0.95) == "duplicate"
+    assert (
+        decide("My manager is Lena Ortiz.", "After the reorg I now report to Sam Reed.", 0.93, 0.93)
+        == "update"
+    )
+    assert decide("我的直属领导是孙经理。", "我向孙经理汇报。", 0.95, 0.95) == "duplicate"
+    assert decide("我的领导是孙经理。", "部门调整后我现在改向钱总汇报了。", 0.93, 0.93) == "update"
+    assert decide("Omar reports to Lena.", "Lena's manager is now Sam Reed.", 0.9, 0.9) != "update"

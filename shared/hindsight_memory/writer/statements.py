@@ -62,6 +62,14 @@ _EN_IDIOMS = [
     (re.compile(r"\b(?:do|does) not eat (?:any )?meat\b", re.I), "vegetarian"),
     (re.compile(r"\bcan not (?:really )?(?:eat|take|have|drink|tolerate)\b", re.I), "avoid"),
     (re.compile(r"\btwice\b", re.I), "2 times"),
+    # whom one reports to is one's manager ("I report to Priya" / "My manager is Priya")
+    (
+        re.compile(
+            r"\b(?:i|user|the user)\s+(now\s+|still\s+)?(?:directly\s+)?reports?\s+(?:directly\s+)?to\b",
+            re.I,
+        ),
+        r"my manager is \1",
+    ),
     # "X, not Y" contrasts, as "X rather than Y" does; it negates nothing ("Call me Sam, not Samuel")
     (
         re.compile(
@@ -330,11 +338,15 @@ def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[s
     return tuple(out), frozenset(numbers), tuple(directions)
 
 
+# whom one reports to is one's manager: 我向陈总汇报 / 我的领导是陈总
+_REPORTS_TO_ZH = re.compile(r"(?:我|用户)(?:现在|目前|直接)?(?:改)?向([\u4e00-\u9fffA-Za-z]{1,4}?)汇报")
+
+
 def _litotes(body: str, cjk: bool) -> str:
     """English contractions expanded, then a negated quality read as its opposite: 不远 -> 近, "isn't far" -> "near",
     "can't stand" -> "hate"."""
     if cjk:
-        body = UNCHANGED_ZH.sub("", body)
+        body = _REPORTS_TO_ZH.sub(r"我的领导是\1", UNCHANGED_ZH.sub("", body))
         return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], zh_values(ZH_TIME.sub(zh_clock, body)))
     body = UNCHANGED_EN.sub("", en_values(en_dates(_expand(body))))
     for pattern, repl in _EN_IDIOMS:
