@@ -2036,3 +2036,14 @@ def test_whom_one_reports_to_is_ones_manager() -> None:
     assert decide("我的直属领导是孙经理。", "我向孙经理汇报。", 0.95, 0.95) == "duplicate"
     assert decide("我的领导是孙经理。", "部门调整后我现在改向钱总汇报了。", 0.93, 0.93) == "update"
     assert decide("Omar reports to Lena.", "Lena's manager is now Sam Reed.", 0.9, 0.9) != "update"
+
+
+def test_a_systems_production_said_either_way_is_one() -> None:
+    # 线上库 / 生产库, Postgres / PostgreSQL; 线上 alone ("online") is left as said
+    assert decide("生产库是MySQL 8.0。", "线上数据库版本为MySQL 8.0。", 0.95, 0.95) == "duplicate"
+    assert (
+        decide("Prod database is PostgreSQL 16.", "We're running Postgres 16 in production.", 0.95, 0.95)
+        == "duplicate"
+    )
+    assert statement("我报了一个线上课程").words == statement("我报了一个线上课程").words
+    assert "线" in statement("我报了一个线上课程").words

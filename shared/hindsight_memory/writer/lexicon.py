@@ -20,6 +20,7 @@ READ_AS = {
     "envs": "environments",
     "prod": "production",
     "k8s": "kubernetes",
+    "postgres": "postgresql",
     "docs": "documentation",
     "info": "information",
     "app": "application",
@@ -218,6 +219,15 @@ ZH_SYNONYMS = {
     "上司": "领导",
     "上级": "领导",
     "直属领导": "领导",
+    # 线上 of a system is its production (线上库 / 生产库); 线上 alone also says "online" (线上课), left as it is
+    "线上环境": "生产环境",
+    "线上数据库": "生产数据库",
+    "线上库": "生产数据库",
+    "生产库": "生产数据库",
+    "线上集群": "生产集群",
+    "线上服务": "生产服务",
+    "线上接口": "生产接口",
+    "测试库": "测试数据库",
     "顶头上司": "领导",
     # a bank's short name is its name (工行卡 / 工商银行卡)
     "工行": "工商银行",
