@@ -2047,3 +2047,18 @@ def test_a_systems_production_said_either_way_is_one() -> None:
     )
     assert statement("我报了一个线上课程").words == statement("我报了一个线上课程").words
     assert "线" in statement("我报了一个线上课程").words
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("自动备份在每天夜里2点跑。", {"02:00"}),  # small hours, not the afternoon
+        ("晚上11点睡", {"23:00"}),
+        ("年利率百分之三点九", {"3.9"}),  # a percentage, no 03:09
+        ("百分之十三点五", {"13.5"}),
+        ("十三点开会", {"13:00"}),
+        ("用户年薪35w（税前）", {"350000"}),  # w for 万
+    ],
+)
+def test_chinese_times_percentages_and_wan_are_read_as_said(text: str, numbers: set[str]) -> None:
+    assert statement(text).numbers == numbers

@@ -1,8 +1,10 @@
-"""How two statements' times of day compare (writer/facts.py, writer/reworded.py): said with and without the half of
-the day, one time; both saying it, as written."""
+"""Times of day: how two statements' times compare (writer/facts.py, writer/reworded.py: said with and without the
+half of the day, one time; both saying it, as written), and a Chinese time in one form (下午三点 -> 15:00)."""
 
 import re
 from collections.abc import Callable
+
+from .zh_numerals import zh_number
 
 
 def on_the_clock(n: str) -> str:
@@ -38,3 +40,37 @@ def _unpadded(n: str) -> str:
 
 
 _AT_HOUR = re.compile(r"\bat (1[0-2]|[1-9])\b(?![:.,]?\d|\s*(?:%|percent|kg|km|[a-z]))", re.IGNORECASE)
+
+
+# A Chinese time of day in one form before the words are compared (writer/statements.py): 下午三点 -> 15:00.
+ZH_TIME = re.compile(
+    # 点 as a clock, not 一点都不 ("not at all"), 一点儿, 点心, 点菜, 点赞...
+    # the hour from where its numeral starts (百分之三点九 is a percentage, 十三点 no 三点)
+    r"(?:(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)|(?<!\s))\s*(?<![之零一二两三四五六七八九十\d])"
+    r"(?P<h>[零一二两三四五六七八九十\d]{1,3})点(?![儿都也点头子心菜赞击评])"
+    r"(?:(?P<half>半)|(?P<quarter>[一三])刻|(?P<m>[零一二三四五六七八九十\d]{1,3})分?)?"
+)
+
+
+_CLOCK_AFTER = re.compile(r"\s*(?:钟|整|左右|前|后|开|到|见|出发|起|上|下|去|来|吃|睡|[—–~-])")
+
+
+def zh_clock(m: re.Match[str]) -> str:
+    def number(run: str) -> int | None:
+        return int(run) if run.isdigit() else zh_number(run)
+
+    # 一点 with nothing of a clock around it is "a little", as 一些 is (简洁一点, 一点香菜都不吃): no one o'clock
+    clock = m.group("part") or m.group("half") or m.group("quarter") or m.group("m")
+    if m.group("h") == "一" and not clock and not _CLOCK_AFTER.match(m.string, m.end()):
+        return "一些"
+    hour = number(m.group("h"))
+    minute = 30 if m.group("half") else number(m.group("m")) if m.group("m") else 0
+    if m.group("quarter"):  # 八点一刻, 八点三刻
+        minute = 15 if m.group("quarter") == "一" else 45
+    if hour is None or minute is None or not (0 <= hour <= 24 and 0 <= minute < 60):
+        return m.group(0)
+    # 夜里2点, 晚上1点 are small hours, not the afternoon's
+    late = m.group("part") in ("夜里", "晚上", "晚") and hour <= 4
+    if m.group("part") in ("下午", "傍晚", "晚上", "夜里", "晚") and hour < 12 and not late:
+        hour += 12
+    return f"{hour:02d}:{minute:02d}"

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..text import ROLES, STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
+from .clock import ZH_TIME, zh_clock
 from .lexicon import (
     CHANGE_EN,
     CHANGE_ZH,
@@ -21,7 +22,7 @@ from .lexicon import (
     ZH_QUALITIES,
     ZH_SYNONYMS,
 )
-from .values import EN_NUMBERS, ZH_TIME, en_dates, en_values, zh_clock, zh_values
+from .values import EN_NUMBERS, en_dates, en_values, zh_values
 from .zh_numerals import ZH_DIGITS, ZH_UNITS, zh_number
 
 # --- English words

@@ -176,35 +176,6 @@ def _spoken_time(body: str) -> str:
 
 
 # 下午3点 -> 15:00, 晚上6点45 -> 18:45, 上午十点 -> 10:00, 早上六点半 -> 06:30
-ZH_TIME = re.compile(
-    # 点 as a clock, not 一点都不 ("not at all"), 一点儿, 点心, 点菜, 点赞...
-    r"(?:(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)|(?<!\s))\s*(?P<h>[零一二两三四五六七八九十\d]{1,3})点(?![儿都也点头子心菜赞击评])"
-    r"(?:(?P<half>半)|(?P<quarter>[一三])刻|(?P<m>[零一二三四五六七八九十\d]{1,3})分?)?"
-)
-
-
-_CLOCK_AFTER = re.compile(r"\s*(?:钟|整|左右|前|后|开|到|见|出发|起|上|下|去|来|吃|睡|[—–~-])")
-
-
-def zh_clock(m: re.Match[str]) -> str:
-    def number(run: str) -> int | None:
-        return int(run) if run.isdigit() else zh_number(run)
-
-    # 一点 with nothing of a clock around it is "a little", as 一些 is (简洁一点, 一点香菜都不吃): no one o'clock
-    clock = m.group("part") or m.group("half") or m.group("quarter") or m.group("m")
-    if m.group("h") == "一" and not clock and not _CLOCK_AFTER.match(m.string, m.end()):
-        return "一些"
-    hour = number(m.group("h"))
-    minute = 30 if m.group("half") else number(m.group("m")) if m.group("m") else 0
-    if m.group("quarter"):  # 八点一刻, 八点三刻
-        minute = 15 if m.group("quarter") == "一" else 45
-    if hour is None or minute is None or not (0 <= hour <= 24 and 0 <= minute < 60):
-        return m.group(0)
-    if m.group("part") in ("下午", "傍晚", "晚上", "夜里", "晚") and hour < 12:
-        hour += 12
-    return f"{hour:02d}:{minute:02d}"
-
-
 # How Chinese names people: 小王, 老李, 阿强, 王老师, 刘经理, 张总 (a character swapped there is another person)
 
 
@@ -227,16 +198,31 @@ def _clock(m: re.Match[str]) -> str:
 
 
 _CLOCK = re.compile(r"(?<![\d:.])(\d):(\d\d)(?![\d:])")
-_PERCENT_ZH = re.compile(r"百分之([零〇一二两三四五六七八九十百千]{1,20}|\d+(?:\.\d+)?)")
+_PERCENT_ZH = re.compile(
+    r"百分之([零〇一二两三四五六七八九十百千]{1,20}(?:点[零〇一二三四五六七八九]{1,6})?|\d+(?:\.\d+)?)"
+)
+_ZH_DIGIT = {c: str(i) for i, c in enumerate("零一二三四五六七八九")} | {"〇": "0"}
+# 35w: 万 written as a w (年薪35w)
+_WAN = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)[wW](?![A-Za-z])")
+
+
+def _percent(run: str) -> str:
+    """百分之三点九 -> 3.9%, 百分之十二 -> 12%."""
+    if run[0].isdigit():
+        return f"{run}%"
+    whole, _, tenths = run.partition("点")
+    n = zh_number(whole)
+    if n is None:
+        return f"百分之{run}"
+    return f"{n}.{''.join(_ZH_DIGIT[c] for c in tenths)}%" if tenths else f"{n}%"
 
 
 def zh_values(body: str) -> str:
     """Chinese values in one form: 百分之十二 -> 12%, 7:00 -> 07:00 (as 早上七点 reads), 3万 -> 30000,
     2028-05-20 and 5/20 -> 2028年5月20日 and 5月20日, 138 1234 5678 -> 13812345678."""
     body = _THOUSANDS_ZH.sub(r"\1\2", body)
-    body = _PERCENT_ZH.sub(
-        lambda m: f"{m.group(1) if m.group(1)[0].isdigit() else zh_number(m.group(1))}%", body
-    )
+    body = _PERCENT_ZH.sub(lambda m: _percent(m.group(1)), body)
+    body = _WAN.sub(lambda m: f"{float(m.group(1)) * 10000:g}", body)
     body = _ISO_DATE.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", body)
     body = _ZH_YEAR_MONTH.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", body)
     body = _ZH_MODEL_YEAR.sub(r"20\1款", _ZH_FLOOR.sub(r"\1楼", _ZH_BUILDING.sub(r"\1栋", body)))
