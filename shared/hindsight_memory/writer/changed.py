@@ -4,10 +4,14 @@ change word alone made the second supersede the first, hiding a fact still true.
   seconds", 测试集群扩容到5个节点 after 生产集群：3个节点, or another noun where the old subject stood ("Our dog now eats
   ..." after "Our cat eats ...");
 - a word of a kind stands before the change word whose other member the old one says (weekends / school nights);
-- it gives a time where the old one gave a place, or the reverse, or when to take a medicine after how much;
-- someone else now does what the user does.
+- a word the old one never says stands before words it does, where the old one named its own with a word of its
+  own ("My parking spot rent was raised" after "Rent for my apartment is $1,800");
+- it changes another side of the thing (writer/sides.py: a time after a place, a price after a time, a value the old
+  one never held named as the one replaced);
+- someone else now does what the user, or the old statement's person, does.
 A word the old one lacks elsewhere in the changed thing is no other thing ("the doctor raised my dose to 10 mg",
-"changed my gym time to evenings"): taking it for one lost labelled updates (README)."""
+"changed my gym time to evenings"): taking it for one lost labelled updates (README). Also here, for facts.py: whose
+the thing now is (`someone_elses_now`) and one change told twice (`told_twice`)."""
 
 import re
 
