@@ -18,8 +18,8 @@ import re
 from .frames import WHICH_ONE, tagged
 from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON, PRESENT
 from .reworded import has_word, member_swapped
-from .sides import another_kind_of_value, another_side_of_it, its_old_value_elsewhere
-from .statements import one_meaning
+from .sides import FROM_TO_ZH, another_kind_of_value, another_side_of_it, its_old_value_elsewhere
+from .statements import Statement, one_meaning
 
 # verbs changing a thing to a value: "<verb> the <thing> to <value>", "<thing> was <verb> to <value>"
 _VERBS = (
@@ -80,7 +80,7 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
         or (before and _someone_else_does_it(old, as_written, cjk))
         or ("" if cjk else _another_name_does_it(old_body, new_body))
         or its_old_value_elsewhere(old_body, new_body, cjk)
-        or another_kind_of_value(old_body, new_body, cjk)
+        or another_kind_of_value(old_body, new_body, m.start() if m else None, cjk)
     ):
         return said
     thing = _thing(new_body, cjk)
@@ -179,9 +179,8 @@ def _thing(body: str, cjk: bool) -> str:
         or _SUBJECT_OF_PASSIVE.match(clause)
     )
     thing = m.group("thing") if m else ""
-    ends = [
-        c.end() for c in CHANGE_EN.finditer(thing)
-    ]  # "Turns out the due date got moved ...": "the due date"
+    # after any change word it holds ("Turns out the due date got moved ...": "the due date")
+    ends = [c.end() for c in CHANGE_EN.finditer(thing)]
     return thing[ends[-1] if ends else 0 :]
 
 
@@ -266,20 +265,14 @@ def _someone_else_does_it(old: str, as_written: str, cjk: bool) -> str:
     return next((w for w in OTHER_PERSON if has_word(before, w, cjk) and not has_word(old, w, cjk)), "")
 
 
-_FROM_TO_ZH = re.compile(
-    r"从([^，。,；;到从起]{1,8}?)(?:改|调|换|迁|搬|转)?(?:到|成|为)了?([^，。,；;了]{1,8})"
-)
-_NAME_EN = re.compile(r"(?<=\w\s)[A-Z][\w-]+")  # a capital inside a sentence, not opening it
-
-
-def told_twice(old_body: str, new_body: str) -> bool:
+def told_twice(old: Statement, new: Statement) -> bool:
     """Both statements tell the same change, from and to the same values: "We switched from Jira to Linear last
     year" / "A year ago we moved off Jira onto Linear", 去年我们从禅道换到了飞书项目 / 一年前需求管理就从禅道迁到飞书项目了."""
-    a, b = _FROM_TO_ZH.search(old_body), _FROM_TO_ZH.search(new_body)
+    a, b = FROM_TO_ZH.search(old.body), FROM_TO_ZH.search(new.body)
     if a and b:
-        return a.group(1) == b.group(1) and a.group(2).strip("了") == b.group(2).strip("了")
-    names = [set(_NAME_EN.findall(t)) for t in (old_body, new_body)]
-    return len(names[0]) >= 2 and names[0] == names[1]
+        return bool(a.group(2)) and a.groups() == b.groups()
+    names = set(old.names)  # the capitalised words inside a sentence (statements.capitalised)
+    return len(names) >= 2 and names == set(new.names)
 
 
 def someone_elses_now(old_body: str, new_body: str, cjk: bool) -> str:

@@ -336,9 +336,7 @@ def _relate(
     numbers_changed = bool((a - b) and (b - a))
     # both say the value changed, to the same value: one change told twice ("Rent went up to $1,950" / "My rent is
     # $1,950 a month now"), not a change of it
-    announced = announces(old, new) and not (
-        old.change and ((a and a == b) or told_twice(old.body, new.body))
-    )
+    announced = announces(old, new) and not (old.change and ((a and a == b) or told_twice(old, new)))
     negation_changed = old.negated != new.negated
     other_person = someone_else(old, new)
     other_stage = other_stages(old.body, new.body, old.cjk and new.cjk)  # "2nd grade" / "2nd year of college"

@@ -73,7 +73,7 @@ def _weeks(days: str) -> Callable[[re.Match[str]], str]:
 
 
 # bytes by their short names ("10 megabytes" / "10 MB")
-_BYTES = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(kilo|mega|giga|tera)bytes?\b", re.I)
+_BYTES = re.compile(r"(?<![\w.])" + _NUM + r"\s*(kilo|mega|giga|tera)bytes?\b", re.I)
 
 
 def en_measures(body: str) -> str:

@@ -6,7 +6,6 @@ Ortiz")."""
 
 import re
 
-from .lexicon import CHANGE_EN, CHANGE_ZH
 from .statements import statement
 
 # When and where: a new time of something whose place was noted, or a new place of something whose time was, is
@@ -71,17 +70,19 @@ _REPLACED = {
         r"|\bfrom\s+(?:the |a |my |our )?([\w:.$€£'-]+(?:\s+(?:am|pm))?)\s+(?:to|->|→)\s",
         re.IGNORECASE,
     ),
-    True: re.compile(
-        r"从([^，。,；;到从起]{1,8}?)(?:改|调|换|推迟|提前|搬|涨|降|升|减|加|延)?(?:到|成|为)|而不是([^，。,；;]{1,8})"
-    ),
+    True: re.compile(r"而不是([^，。,；;]{1,8})"),
 }
+# a Chinese change from one value to another (从周三改到周五, 从禅道换到了飞书项目): the old value, then the new
+FROM_TO_ZH = re.compile(
+    r"从([^，。,；;到从起]{1,8}?)(?:改|调|换|迁|搬|转|推迟|提前|涨|降|升|减|加|延)?(?:到|成|为)了?([^，。,；;了]{0,8})"
+)
 
 
 def its_old_value_elsewhere(old_body: str, new_body: str, cjk: bool) -> str:
     """The value the new statement says it replaced, which the old statement does not hold: the change is of
     another one's ("Tom's party now starts at 3 instead of 2" after "Tom's party is on Saturday at the bowling
     alley": its time, not its day)."""
-    m = _REPLACED[cjk].search(new_body)
+    m = (cjk and FROM_TO_ZH.search(new_body)) or _REPLACED[cjk].search(new_body)
     if not m:
         return ""
     was = (m.group(1) or m.group(2)).strip(" .,;!?。，")
@@ -146,13 +147,12 @@ _BY = re.compile(
 )
 
 
-def another_kind_of_value(old_body: str, new_body: str, cjk: bool) -> str:
+def another_kind_of_value(old_body: str, new_body: str, at: int | None, cjk: bool) -> str:
     """The kind of value the change sets ("clock", "price"...) when the old statement holds values of other kinds
-    only."""
-    m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
-    if not m or _BY.search(new_body):
+    only; `at`: where the new statement's change word starts."""
+    if at is None or _BY.search(new_body):
         return ""
-    kinds, after = _KINDS[cjk], new_body[m.start() :]
+    kinds, after = _KINDS[cjk], new_body[at:]
     set_now = {k for k, p in kinds.items() if p.search(after)}
     if _RATE[cjk].search(after):  # 按400一小时收, "$100/hr": a price per hour, no length of time
         set_now = (set_now - {"span"}) | {"price"}

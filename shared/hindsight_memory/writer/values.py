@@ -201,7 +201,6 @@ _CLOCK = re.compile(r"(?<![\d:.])(\d):(\d\d)(?![\d:])")
 _PERCENT_ZH = re.compile(
     r"百分之([零〇一二两三四五六七八九十百千]{1,20}(?:点[零〇一二三四五六七八九]{1,6})?|\d+(?:\.\d+)?)"
 )
-_ZH_DIGIT = {c: str(i) for i, c in enumerate("零一二三四五六七八九")} | {"〇": "0"}
 # 35w: 万 written as a w (年薪35w)
 _WAN = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)[wW](?![A-Za-z])")
 
@@ -214,7 +213,7 @@ def _percent(run: str) -> str:
     n = zh_number(whole)
     if n is None:
         return f"百分之{run}"
-    return f"{n}.{''.join(_ZH_DIGIT[c] for c in tenths)}%" if tenths else f"{n}%"
+    return f"{n}.{''.join(str(ZH_DIGITS[c]) for c in tenths)}%" if tenths else f"{n}%"
 
 
 def zh_values(body: str) -> str:
