@@ -1965,6 +1965,15 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         # a change only weighed or proposed
         ("Standup is at 9:30.", "We're thinking of moving standup to 10.", "distinct"),
         ("周会在周二下午。", "有人提议把周会改到周四，还没定。", "distinct"),
+        # another word after the same noun and preposition; not when the change word ends the statement
+        ("The call with sales is on Mondays.", "The call with legal moved to Fridays.", "distinct"),
+        ("The call with sales is on Mondays.", "The call with sales moved to Fridays.", "update"),
+        ("The cron on web-1 runs at 3am.", "The cron on web-2 now runs at 5am.", "distinct"),
+        ("Mia's swim class is on Tuesdays.", "Mia's swim class is on Thursdays now.", "update"),
+        # Chinese: two words of their own before one character naming the thing (课, 费, 版)
+        ("钢琴课在周三下午。", "美术课改到周日上午了。", "distinct"),
+        ("水费是用工行卡扣的。", "燃气费的扣款换成微信了。", "distinct"),
+        ("水费是用工行卡扣的。", "水费的扣款换成微信了。", "update"),
     ],
 )
 def test_a_change_names_which_one_changed(old: str, new: str, relation: str) -> None:

@@ -1,8 +1,9 @@
 """Which thing a change names (writer/facts.py). e5 reads any two sentences about things of one kind close, and a
 change word alone made the second supersede the first, hiding a fact still true. A change is of another one when
 - another word stands before the same noun: "We changed the DB timeout to 10 seconds" after "The API timeout is 30
-  seconds", 测试集群扩容到5个节点 after 生产集群：3个节点, or another noun where the old subject stood ("Our dog now eats
-  ..." after "Our cat eats ...");
+  seconds", 测试集群扩容到5个节点 after 生产集群：3个节点, or after it and the same preposition ("The sync with marketing
+  moved" after "The sync with design is"), or another noun where the old subject stood ("Our dog now eats ..." after
+  "Our cat eats ...");
 - a word of a kind stands before the change word whose other member the old one says (weekends / school nights);
 - a word the old one never says stands before words it does, where the old one named its own with a word of its
   own ("My parking spot rent was raised" after "Rent for my apartment is $1,800");
@@ -71,16 +72,19 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
     m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
     as_written = new_body[: m.start()] if m else ""  # "Conference room B": the letter's capital counts
     before, old, new = as_written.casefold(), old_body.casefold(), new_body.casefold()
-    if said := (
-        member_swapped(
-            old, before, new, cjk
-        )  # "On weekends the kids' bedtime is now ..." after "school nights"
-        or _another_numbered(old_body, as_written)
-        or another_side_of_it(old_body, new_body, cjk)
-        or (before and _someone_else_does_it(old, as_written, cjk))
-        or ("" if cjk else _another_name_does_it(old_body, new_body))
-        or its_old_value_elsewhere(old_body, new_body, cjk)
-        or another_kind_of_value(old_body, new_body, m.start() if m else None, cjk)
+    if (
+        said := (
+            member_swapped(
+                old, before, new, cjk
+            )  # "On weekends the kids' bedtime is now ..." after "school nights"
+            or _another_numbered(old_body, as_written)
+            or another_side_of_it(old_body, new_body, cjk)
+            or (before and _someone_else_does_it(old, as_written, cjk))
+            or ("" if cjk else _another_name_does_it(old_body, new_body))
+            or its_old_value_elsewhere(old_body, new_body, cjk)
+            or another_kind_of_value(old_body, new_body, m.start() if m else None, cjk)
+            or ("" if cjk or not m else _another_after(as_written, old_body, new_body, new_body[m.end() :]))
+        )
     ):
         return said
     thing = _thing(new_body, cjk)
@@ -136,6 +140,27 @@ def _put_in_front(thing: str, old_body: str, value: str) -> str:
             and any(w != head and w not in _UNITS and not _said(w, value, False) for w in old_words)
         ):
             return x
+    return ""
+
+
+# a noun and what follows it naming which one: "sync with design", "backup job on db-01", "budget for the trip"
+_NAMED_AFTER = re.compile(r"\b([a-z][\w-]*)\s+(with|on|for|at|of|in)\s+(?:the\s+|our\s+|my\s+)?([a-z][\w-]*)")
+
+
+def _another_after(before: str, old_body: str, new_body: str, after: str) -> str:
+    """Another word after the same noun and preposition, before the change word: "The weekly sync with marketing
+    moved to ..." after "The weekly sync with design is ...", "The backup job on db-02 now runs ..." after "... on
+    db-01 runs ...". Not when the change word ends the statement ("My son is in fourth grade now"): the value is
+    before it then (`after`: what follows the change word)."""
+    if not re.search(r"\w", after):
+        return ""
+    theirs = {(h, p): y for h, p, y in _NAMED_AFTER.findall(old_body.casefold())}
+    for h, p, x in _NAMED_AFTER.findall(before.casefold()):
+        y = theirs.get((h, p), "")
+        if not y or x == y or {x, y} & (_LIGHT | _GENERIC | _UNITS):
+            continue
+        if not _said(x, old_body, False) and not _said(y, new_body, False):
+            return str(x)
     return ""
 
 
@@ -238,14 +263,23 @@ def _zh_other_one(thing: str, old_body: str, new_body: str) -> str:
         at = old_body.find(head)
         if at < 0 or not mine:
             continue
-        # one character (灯, 课) names the thing only as what 的 points to on both sides: 卫生间的灯 / 厨房的灯
-        if len(head) < 2 and not (old_body[:at].endswith("的") and f"的{head}" in whole):
-            return ""
         theirs = _ZH_SOFT.split(_ZH_LIGHT.sub("", old_body[max(0, at - 6) : at]))[-1][-4:]
+        # one character (灯, 课, 费) names the thing only as what 的 points to on both sides (卫生间的灯 / 厨房的灯), or
+        # after two words of two characters or more that share none (瑜伽课 / 动感单车课, 电费 / 宽带费)
+        two_named = (
+            len(mine) >= 2
+            and len(theirs) >= 2
+            and not {c for c in mine if not c.isascii()} & set(old_body + _WHEN_ZH)
+        )
+        if len(head) < 2 and not (old_body[:at].endswith("的") and f"的{head}" in whole) and not two_named:
+            return ""
         if theirs and mine[0] != theirs[0] and mine not in old_body and theirs not in new_body:
             return mine
         return ""
     return ""
+
+
+_WHEN_ZH = "年月周日天号点"  # a time before the thing says when, not which one (上个月全部迁到...)
 
 
 _I = {False: re.compile(r"^(?:i|i'm|i've|i'll|my)\b", re.IGNORECASE), True: re.compile(r"^我(?!的|们|家)")}
