@@ -2009,6 +2009,26 @@ def test_still_and_nothing_changed_say_the_same_fact_again(old: str, new: str) -
 @pytest.mark.parametrize(
     ("old", "new", "relation"),
     [
+        # "now" / "these days" with every value the old one gives, and no other: the same value told again
+        ("My laptop is a Dell XPS 13.", "These days my laptop is a Dell XPS 13.", "duplicate"),
+        (
+            "I'm at Duolingo level 12 in Spanish.",
+            "Right now I'm on level 12 of Spanish in Duolingo.",
+            "duplicate",
+        ),
+        # another value, or another change word, is news
+        ("My laptop is a Dell XPS 13.", "These days I work on a Dell XPS 15.", "update"),
+        ("My laptop is a Dell XPS 13.", "These days I work on a Lenovo XPS 13.", "update"),
+        ("My old laptop is a Dell XPS 13.", "My new laptop is a Dell XPS 13.", "distinct"),
+    ],
+)
+def test_the_same_values_told_now_are_no_news(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.95, sharper=0.96) == relation
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
         # what a Chinese statement says something is, swapped, is no rewording however many characters both share
         ("最常喝的咖啡是瑞幸。", "现在最常喝的咖啡是库迪。", "update"),
         ("我的笔记本电脑是联想的。", "我用的是联想笔记本。", "duplicate"),

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from .clock import clock_fold
 from .frames import in_place, tagged
-from .lexicon import CONTRASTS_EN, CONTRASTS_ZH, ENDED, ZH_OPPOSITES
+from .lexicon import CONTRASTS_EN, CONTRASTS_ZH, ENDED, PRESENT, ZH_OPPOSITES
 from .names import names_differ, spelled_places
 from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem
 from .thresholds import Thresholds
@@ -78,7 +78,7 @@ def reworded(
             need = min(need, th.rebuilt)
     # A change announced with words added or swapped is news ("now ... a full marathon instead of the half"),
     # unless the only change word is one that also just describes the present (最近, 现在: "these days").
-    news = announced and not new.changes <= SOFT_CHANGES
+    news = announced and not new.changes <= SOFT_CHANGES and not _told_again(old, new, ow, nw)
     # "also", 也: the same said of one more thing (腾讯视频会员绑的也是我的手机号), not the same fact again
     another = bool(ALSO.search(new.body)) and not ALSO.search(old.body)
     # One more item in a list ("allergic to peanuts" / "to peanuts and shellfish"): merged, the new item would be
@@ -94,6 +94,19 @@ def reworded(
     ):
         return ("reworded" if lost and put else "reworded, a word more or less"), bool(put and not lost)
     return None
+
+
+def _told_again(old: Statement, new: Statement, ow: set[str], nw: set[str]) -> bool:
+    """English: the new statement gives the values the old one gives (numbers, names), and its only change words
+    say it holds now: the same value told again ("My car is a Tesla Model 3" / "These days I drive a Tesla Model
+    3"), no news."""
+    if new.cjk or not new.changes or not {c.casefold() for c in new.changes} <= PRESENT:
+        return False
+    values = [
+        {w for w in words if w.startswith("#")} | {n.casefold() for n in s.names}
+        for words, s in ((ow, old), (nw, new))
+    ]
+    return bool(values[1]) and values[0] == values[1]
 
 
 _TITLE = re.compile(r"《([^》]{1,40})》")  # a book's or a film's title: a value, like a name
