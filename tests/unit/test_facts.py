@@ -1509,8 +1509,9 @@ def test_what_is_left_of_something_announces_no_change() -> None:
         ("工作日早上6点起床。", "周一到周五早上6点起床。", 0.96, 0.96, "duplicate"),
         ("我3月15日去成都出差。", "我三月十五号去成都出差。", 0.96, 0.96, "duplicate"),
         ("支付服务的超时时间是30秒。", "支付服务的超时时间是半分钟。", 0.96, 0.96, "duplicate"),
-        # and another value is never the same fact (without a slot, a word of change or a unit, both are kept)
-        ("Dog Rufus is a 4-year-old beagle.", "Rufus (dog): beagle, age 5.", 0.96, 0.96, "distinct"),
+        # and another value is never the same fact: here the same subject's new value (another number in the same
+        # words, said of it)
+        ("Dog Rufus is a 4-year-old beagle.", "Rufus (dog): beagle, age 5.", 0.96, 0.96, "update"),
     ],
 )
 def test_values_and_person_slots_read_in_one_form(old, new, cosine, sharper, relation):
@@ -1635,10 +1636,16 @@ def test_a_time_then_kaishi_says_when_not_that_it_changed() -> None:
         ("The v1 API of user's app is deprecated.", "The v2 API of user's app is deprecated.", "distinct"),
         ("我每周五在家办公。", "我每周一在家办公。", "distinct"),
         ("I walk the dog at 7 AM.", "I walk the dog again at 6 PM.", "distinct"),
-        # a number after a name names which one, as "Flight 432" does
-        ("Flight to Lisbon: TP 1357", "Lisbon flight: TP 1361", "distinct"),
+        # a number after a name names which one, as "Flight 432" does, in the subject
         ("order #1234 shipped", "order #1235 shipped", "distinct"),
         ("3号楼的电梯坏了", "5号楼的电梯坏了", "distinct"),
+        ("Server 3 runs Ubuntu 22.04.", "Server 4 runs Ubuntu 22.04.", "distinct"),
+        # ... and in what a statement says of its subject it is the subject's new value
+        ("Flight to Lisbon: TP 1357", "Lisbon flight: TP 1361", "update"),
+        ("Our team room is Room 101.", "Our team room is Room 214.", "update"),
+        ("The web app listens on port 3000.", "The web app listens on port 3100.", "update"),
+        ("我的工位在3楼。", "我的工位在7楼。", "update"),
+        ("瑜伽课在周三晚上。", "瑜伽课在周四晚上。", "distinct"),
     ],
 )
 def test_another_number_in_the_same_words(old: str, new: str, relation: str) -> None:
