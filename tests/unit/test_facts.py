@@ -1645,6 +1645,8 @@ def test_a_time_then_kaishi_says_when_not_that_it_changed() -> None:
         ("Our team room is Room 101.", "Our team room is Room 214.", "update"),
         ("The web app listens on port 3000.", "The web app listens on port 3100.", "update"),
         ("我的工位在3楼。", "我的工位在7楼。", "update"),
+        ("周会在3B会议室。", "周会在5A会议室。", "update"),
+        ("A组的接口端口是8000。", "B组的接口端口是8001。", "distinct"),
         ("瑜伽课在周三晚上。", "瑜伽课在周四晚上。", "distinct"),
     ],
 )

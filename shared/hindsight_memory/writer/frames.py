@@ -227,7 +227,10 @@ def new_number(old: Statement, new: Statement) -> bool:
     none distinct once numbers that name which one, weekdays, "again" and bare numbers were set aside (those were 13
     distinct and 100 updates); of those, a number changed only in what is said of the subject ("Our office is on
     the 12th floor") was 6 updates and no distinct pair on 2026-12-05."""
-    words = [{w for w in s.words if not w.startswith("#")} for s in (old, new)]
+    # a letter of a code read apart from its digits ("4B", "7A") is part of the number
+    words = [
+        {w for w in s.words if not w.startswith("#") and not _CODE_LETTER.fullmatch(w)} for s in (old, new)
+    ]
     if not words[0] or words[0] != words[1]:
         return False
     texts = (old.text, new.text)  # as written: the body reads "v1" as the number 1
@@ -239,6 +242,8 @@ def new_number(old: Statement, new: Statement) -> bool:
         return _said_of_the_same_subject(texts)
     return True
 
+
+_CODE_LETTER = re.compile(r"[a-z]")
 
 # where a statement starts saying something of its subject
 _PREDICATE = re.compile(
@@ -252,12 +257,15 @@ _WEEKDAY = re.compile(
 
 
 def _said_of_the_same_subject(texts: tuple[str, str]) -> bool:
-    """Both statements name their subject with the same numbers, if any, and no weekday is among them (a weekday
-    names which class or shift: 瑜伽课在周三 / 周四 were two)."""
+    """Both statements name their subject in the same words and numbers (A项目 / B项目 are two), and no weekday is
+    among them (a weekday names which class or shift: 瑜伽课在周三 / 周四 were two)."""
     subjects = [_PREDICATE.search(t) for t in texts]
     if any(m is None for m in subjects) or any(_WEEKDAY.search(t) for t in texts):
         return False
-    return len({statement(t[: m.start()]).numbers for t, m in zip(texts, subjects, strict=True) if m}) == 1
+    return (
+        len({frozenset(statement(t[: m.start()]).words) for t, m in zip(texts, subjects, strict=True) if m})
+        == 1
+    )
 
 
 def _in_clock(body: str, tokens: list[str], i: int) -> bool:
