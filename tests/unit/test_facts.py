@@ -1800,6 +1800,8 @@ def test_whose_thing_changed(old: str, new: str, relation: str) -> None:
             "update",
         ),
         ("我博士读到第二年", "作为博三学生，终于分到靠窗的工位了", "update"),
+        # a sentence's opening word is no one's name ("Just", "Finally")
+        ("I'm 41.", "Finally turned 42 on Sunday.", "update"),
         # another one's: other names, another pet, "my other cat", older / younger
         ("User's cat Miso is 3 years old.", "User's cat Tofu is 7 years old.", "distinct"),
         ("My cat Pepper is 4 years old.", "My other cat, Salt, is 2.", "distinct"),

@@ -39,10 +39,12 @@ _ZH = (
 _KINDERGARTEN = {"小": 1, "中": 2, "大": 3}  # 小班, 中班, 大班: the first, second and third year
 
 
-# capitalised or possessed words that name no one: days, months, the user, the sentence's opening word
+# capitalised or possessed words that name no one: days, months, the user, the sentence's opening word ("Just
+# turned 35.")
 _NOT_WHO_EN = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
-    "september october november december phd user i my our the as noted daughter son a in first second".split()
+    "september october november december phd user i my our the as noted daughter son a in first second just finally "
+    "today yesterday recently now officially celebrated turned update correction actually".split()
 )
 
 
