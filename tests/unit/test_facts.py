@@ -1820,6 +1820,26 @@ def test_an_age_or_stage_grown_older(old: str, new: str, relation: str) -> None:
     assert decide(old, new, cosine=0.9, sharper=0.9) == relation
 
 
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # a body weight weighed again replaces the old reading, with no change word (weighed.py)
+        ("I weigh 64 kg.", "Stepped on the scale today: 61.5 kg.", "update"),
+        ("Our cat Miso weighs 5 kg.", "Miso weighed 5.6 kg at her checkup.", "update"),
+        ("我体重60公斤。", "昨天上秤，58公斤。", "update"),
+        # someone else's, another pet's, a goal, a loss, or one weight in two units
+        ("Tom weighs 80 kg.", "Ann weighs 61 kg.", "distinct"),
+        ("My cat weighs 4 kg.", "My rabbit weighs 2 kg.", "distinct"),
+        ("I weigh 64 kg.", "My target weight is 60 kg.", "distinct"),
+        ("I weigh 64 kg.", "I lost 3 kg since May.", "distinct"),
+        ("I weigh 64 kg.", "I weigh about 141 lbs.", "distinct"),
+        ("小王体重60公斤。", "小李体重55公斤。", "distinct"),
+    ],
+)
+def test_a_weight_weighed_again(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.9, sharper=0.9) == relation
+
+
 def test_a_note_whose_list_grows_is_its_new_value() -> None:
     # a key's whole value, given again with one more item: the new note holds both, the old one is history
     assert (

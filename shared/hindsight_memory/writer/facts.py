@@ -34,6 +34,7 @@ from .speakers import about_the_speaker, same_speaker
 from .stages import new_stage, other_stages
 from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
 from .thresholds import Thresholds, thresholds_for
+from .weighed import weighed_again
 
 __all__ = ["Relation", "Statement", "Thresholds", "Verdict", "relate", "statement", "thresholds_for"]
 
@@ -375,6 +376,8 @@ def _relate(
             return Verdict("update", "another favourite of the same kind")
         if not (negation_changed or turned) and new_stage(old.body, new.body, old.cjk and new.cjk):
             return Verdict("update", OLDER)
+        if numbers_changed and not (negation_changed or turned) and weighed_again(old, new):
+            return Verdict("update", "the same weight weighed again")
         # No sign of another fact or of a change, and no rewording the rules can see ("We run Postgres 15
         # for the prod DB"): the learned reader's turn. Never where a number or a negation differs.
         unread = not (numbers_changed or negation_changed or turned)

@@ -76,8 +76,8 @@ def new_stage(old_body: str, new_body: str, cjk: bool) -> bool:
     shared = a.keys() & b.keys()
     if not (len(a) == len(b) == 1 and shared and all(a[k] != b[k] for k in shared)):
         return False
-    whose = _whose(old_body, cjk), _whose(new_body, cjk)
-    return not (_OTHER.search(old_body) or _OTHER.search(new_body)) and whose[0] == whose[1]
+    owners = whose(old_body, cjk), whose(new_body, cjk)
+    return not (_OTHER.search(old_body) or _OTHER.search(new_body)) and owners[0] == owners[1]
 
 
 # "my other cat, Pepper, is 2", 另一只猫: another one's age; whose it is, as far as a name or a relation says
@@ -93,7 +93,7 @@ _EN_WHO = re.compile(r"\b(?:older|younger|elder|eldest|youngest|oldest|big|littl
 _EN_WHOSE = re.compile(r"(?<=\bmy )[a-z]+|(?<=\bour )[a-z]+")  # "my cat" / "our house"
 
 
-def _whose(body: str, cjk: bool) -> frozenset[str] | None:
+def whose(body: str, cjk: bool) -> frozenset[str] | None:
     """The names and relation words in a statement ("older", "Zoe", 外婆, 大女儿), or None where it has none
     (said of the same one as any other: "Ivy is in 3rd grade." after "Daughter Ivy is in 2nd grade.")."""
     if cjk:
