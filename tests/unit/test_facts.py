@@ -1417,6 +1417,7 @@ def test_words_of_one_meaning_and_a_weight_in_jin_are_the_same_fact(old: str, ne
         ("Staging runs Redis 6.", "Staging runs Redis 7."),
         ("The service uses Python 3.10.", "The service's Python version is 3.12."),
         ("测试环境用 Node 16。", "测试环境的 Node 版本是 22。"),
+        ("The CI runners run on Ubuntu 20.04.", "The CI runners are on Ubuntu 24.04."),
     ],
 )
 def test_a_new_version_number_after_the_same_software_is_an_update(old: str, new: str) -> None:

@@ -186,13 +186,15 @@ _SOFTWARE = frozenset(
     "elasticsearch mongodb terraform gradle maven xcode android ios macos dotnet laravel".split()
 )
 _VERSION_WORDS = frozenset({_stem("version"), "版", "本"})
+# how a statement says what it is on, which names no other thing ("run on Node 16" / "are on Node 20", 用 / 跑)
+_ON_IT = frozenset({_stem(w) for w in ("run", "runs", "use", "uses", "using", "built")} | {"用", "跑"})
 
 
 def _new_version(old: Statement, new: Statement) -> bool:
     """The same sentence but for the version number after the same software's name (a "version" word aside):
     a new value of it, with no change word needed."""
     a, b = ([w for w in s.words if not w.startswith("#")] for s in (old, new))
-    if not (set(a) ^ set(b)) <= _VERSION_WORDS:
+    if not (set(a) ^ set(b)) <= _VERSION_WORDS | _ON_IT:
         return False
     for s in (old, new):
         at = [i for i, w in enumerate(s.words) if w.startswith("#")]

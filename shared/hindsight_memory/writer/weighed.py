@@ -52,7 +52,8 @@ def _owners(s: Statement, other: Statement) -> frozenset[str]:
 
 
 _READING = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?)\s*(kg|kgs|kilos?|kilograms?|kilogrammes?|lbs?|pounds?)(?![a-z])", re.IGNORECASE
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*(kg|kgs|kilos?|kilograms?|kilogrammes?|lbs?|pounds?)(?![a-z])",
+    re.IGNORECASE,
 )
 
 
