@@ -163,6 +163,7 @@ _A_KIND_OF = re.compile(
 
 # "My phone is an iPhone 12", "My car is a 2017 Honda Civic": a named model or a number is the slot's one value, where
 # "Tom is a doctor" names one thing among several.
+_KIN_NAMED = re.compile(r"^(?:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?,?\s+(?-i:[A-Z][a-z]+)\b", re.IGNORECASE)
 _A_MODEL = re.compile(r"^(?:a|an)\s+(?:\S*\d|\S+\s+\S*\d|(?-i:[A-Z])|i(?-i:[A-Z]))", re.IGNORECASE)
 
 
@@ -342,7 +343,9 @@ def extract_slot(text: str) -> str | None:
         return None
     # "Marco is my accountant", "Tom is a doctor", "马可是我的会计": what someone is to us, of which there may be
     # several; "my accountant is Marco" assigns the one value of a slot.
-    if _A_KIND_OF.match(value) and not _A_MODEL.match(value):
+    # ... unless the value is a person named by relation and name ("My emergency contact is my sister Jenna",
+    # "Emergency contact: my husband Mark"): one of ours, given as the value of a slot.
+    if _A_KIND_OF.match(value) and not _A_MODEL.match(value) and not _KIN_NAMED.match(value):
         return None
     # "Caroline: Yes!", "Sam: lol same": a name and a reply; "Budget: 5000", "Editor: Sublime Text": facts
     if (

@@ -625,6 +625,13 @@ def test_a_named_model_or_a_price_is_the_one_value_of_a_slot() -> None:
     assert extract_slot("My phone is an iPhone 12.") == extract_slot("User's phone: Pixel 8.") == "phone"
     assert extract_slot("User's gym membership costs $35/month.") == "gym membership"
     assert extract_slot("Tom is a doctor.") is None and extract_slot("My brother is a lawyer.") is None
+    # one of ours named by relation and name is a slot's value
+    assert (
+        extract_slot("My plus-one is my cousin Dana.")
+        == extract_slot("Plus-one: my friend Omar.")
+        == "plus-one"
+    )
+    assert decide("My plus-one is my cousin Dana.", "Plus-one: my friend Omar.", 0.9, 0.9) == "update"
 
 
 def test_the_same_address_on_both_sides_pins_the_same_thing() -> None:
