@@ -2046,6 +2046,19 @@ def test_still_and_nothing_changed_say_the_same_fact_again(old: str, new: str) -
 
 
 @pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # 还 before a verb is "also": one more thing, the old one still true; 还是 / 还在 say "still"
+        ("我开了网易云音乐会员。", "我最近还开了QQ音乐会员。", "distinct"),
+        ("我每周六早上游泳一千米。", "我最近每周二晚上还去跑步。", "distinct"),
+        ("我每周日上午打羽毛球。", "我现在改成每周四晚上打羽毛球了。", "update"),
+    ],
+)
+def test_hai_before_a_verb_is_one_more_thing(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.93, sharper=0.93) == relation
+
+
+@pytest.mark.parametrize(
     ("old", "new", "relation"),
     [
         # "now" / "these days" with every value the old one gives, and no other: the same value told again

@@ -210,7 +210,11 @@ def _verbs_only(old: Statement, new: Statement, gone: Counter[str], added: Count
     return bool(flags) and all(f in ("v", "vd", "d", "ad") for f in flags)
 
 
-ALSO = re.compile(r"\b(?:also|as well)\b|,\s*too\b|\btoo\s*[.!]?\s*$|也(?!许)|同样", re.IGNORECASE)
+# 还 before a verb is "also" (我最近还开了B站会员); 还是, 还在, 还没... say "still" or "not yet"
+ALSO = re.compile(
+    r"\b(?:also|as well)\b|,\s*too\b|\btoo\s*[.!]?\s*$|也(?!许)|同样|还(?=[开去报买办加学练养种订约])",
+    re.IGNORECASE,
+)
 _AND = re.compile(r"\b(?:and|or|plus|as well as|along with)\b|[&,，、]|和|与|及|以及|还有|跟", re.IGNORECASE)
 
 
