@@ -2004,6 +2004,10 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         # a change only weighed or proposed
         ("Standup is at 9:30.", "We're thinking of moving standup to 10.", "distinct"),
         ("周会在周二下午。", "有人提议把周会改到周四，还没定。", "distinct"),
+        # what someone does at work, then a move of theirs to another office: two sides of one person
+        ("Omar is the design lead on the mobile app.", "Omar relocated to the Austin office.", "distinct"),
+        ("老李是运维组的组长。", "老李调到成都分公司了。", "distinct"),
+        ("Omar works from the Boston office.", "Omar relocated to the Austin office.", "update"),
         # another word after the same noun and preposition; not when the change word ends the statement
         ("The call with sales is on Mondays.", "The call with legal moved to Fridays.", "distinct"),
         ("The call with sales is on Mondays.", "The call with sales moved to Fridays.", "update"),

@@ -6,6 +6,7 @@ import re
 from .clock import on_the_clock
 from .people import someone_else
 from .reworded import announces
+from .sides import another_side_of_it
 from .statements import Statement, statement
 
 
@@ -17,6 +18,7 @@ def key_changed(old: Statement, new: Statement) -> bool:
         not (old.slot and announces(old, new))
         or (new.slot and new.slot != old.slot)
         or someone_else(old, new)
+        or another_side_of_it(old.body, new.body, new.cjk)  # 小王是技术负责人 / 小王搬到深圳办公室了
     ):
         return False
     return _key_named(old, new)

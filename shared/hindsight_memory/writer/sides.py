@@ -44,14 +44,42 @@ _WHEN_TAKEN = {
 }
 
 
+# what someone does at work, and a move of theirs to another office or city: two sides of one person ("Sarah is the
+# tech lead on billing" / "Sarah moved to the Seattle office", 小王是支付项目的技术负责人 / 小王搬到深圳办公室去了)
+_ROLE = {
+    False: re.compile(
+        r"\b(?:lead|manager|engineer|director|designer|developer|analyst|architect|owner|head of|in charge of)\b",
+        re.I,
+    ),
+    True: re.compile(r"负责人|经理|主管|组长|总监|工程师|设计师|架构师|负责"),
+}
+_MOVED_AWAY = {
+    False: re.compile(
+        r"\b(?:moved|relocated|transferred)\s+(?:over\s+)?to\s+(?:the\s+)?(?:[A-Z][\w-]*\s+)*"
+        r"(?:office|branch|campus|HQ|headquarters)\b"
+    ),
+    True: re.compile(r"(?:搬|调|转|去)(?:到|去)?[^，。,；;]{1,8}(?:办公室|分公司|总部|园区|分部)"),
+}
+_LIVES = {
+    False: re.compile(
+        r"\b(?:office|branch|campus|lives?|living|based|located|works? from|works? in)\b", re.I
+    ),
+    True: re.compile(r"办公室|分公司|总部|园区|住|在[^，。,；;]{0,6}(?:办公|上班)"),
+}
+
+
 def another_side_of_it(old_body: str, new_body: str, cjk: bool) -> str:
     """ "time" or "place" when the old statement says only where and the new one only when, or the reverse; "time"
-    when the old one says only how much of a medicine and the new one only when to take it."""
+    when the old one says only how much of a medicine and the new one only when to take it; "place" when the old
+    one says what someone does at work and nothing of where, and the new one moves them to another office."""
     for side, (one, other) in (
         ("time", (_WHERE[cjk], _WHEN[cjk])),
         ("place", (_WHEN[cjk], _WHERE[cjk])),
         ("time", (_DOSE[cjk], _WHEN_TAKEN[cjk])),
+        ("place", (_ROLE[cjk], _MOVED_AWAY[cjk])),
     ):
+        if other is _MOVED_AWAY[cjk] and _LIVES[cjk].search(old_body):
+            continue
         if (
             one.search(old_body)
             and not other.search(old_body)
