@@ -240,10 +240,10 @@ def _words(text: str) -> list[str]:
 _YEAR = re.compile(r"(?:19|20)\d\d")  # a year names which one ("the 2025 marketing budget")
 
 
-# who did it and when, not which one (我已经..., 现在..., 下周开始...), whose when it is the user's own (我家, 家里),
-# and the particles between
+# who did it and when, not which one (我已经..., 现在..., 下周开始...), whose when it is the user's own (我家, 家里;
+# 用户 unless it names a thing: 用户服务, 用户中心), and the particles between
 _ZH_LIGHT = re.compile(
-    r"(?:下|这|本|上)?(?:周|个?月|星期)(?:开始|起)|(?:明天|明年|今年|今天)(?:开始|起)?|我们家|我家|家里|我们|我|用户|已经|现在|"
+    r"(?:下|这|本|上)?(?:周|个?月|星期)(?:开始|起)|(?:明天|明年|今年|今天)(?:开始|起)?|我们家|我家|家里|我们|我|用户(?!服务|中心|端|体验|协议|数据|名|表|量|群|画像|系统|模块|库)|已经|现在|"
     r"最近|目前|都|也|又|就|被|和|跟|的|了"
 )
 # who made the change: what follows is the thing (医生把氨氯地平..., 甲方说验收...)
