@@ -2004,6 +2004,10 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         # a change only weighed or proposed
         ("Standup is at 9:30.", "We're thinking of moving standup to 10.", "distinct"),
         ("周会在周二下午。", "有人提议把周会改到周四，还没定。", "distinct"),
+        # the thing of the change and the old statement's subject, two words or more each, share none
+        ("Nightly exports run at 1am.", "Cache warmup now runs at 4am.", "distinct"),
+        ("Pull requests need one approval.", "The hotfix branch now needs two approvals.", "distinct"),
+        ("Nightly exports run at 1am.", "Nightly exports now run at 4am.", "update"),
         # what someone does at work, then a move of theirs to another office: two sides of one person
         ("Omar is the design lead on the mobile app.", "Omar relocated to the Austin office.", "distinct"),
         ("老李是运维组的组长。", "老李调到成都分公司了。", "distinct"),

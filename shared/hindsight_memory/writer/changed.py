@@ -40,7 +40,10 @@ _PASSIVE = re.compile(
     rf"^{_THING}(?:(?:was|were|got|gets|has been|have been|is being)\s+(?:\w+ly\s+)?)?(?:{_VERBS}|replaced)\b",
     re.IGNORECASE,
 )
-_NOW = re.compile(rf"^(?P<thing>{_DET}{_WORD}{{1,7}}?)(?:is\s+|are\s+|has\s+|have\s+)?now\b", re.IGNORECASE)
+# (a bare subject of two or three words opens with no determiner: "Log rotation now runs ...")
+_NOW = re.compile(
+    rf"^(?P<thing>{_DET}{_WORD}{{1,7}}?|{_WORD}{{2,3}}?)(?:is\s+|are\s+|has\s+|have\s+)?now\b", re.IGNORECASE
+)
 # the whole subject of a passive change, prepositions too ("The return flight from Tokyo was moved to ...")
 _SUBJECT_OF_PASSIVE = re.compile(
     rf"^(?P<thing>(?:[\w#.'-]+\s+){{1,8}}?)(?:was|were|got|has been|have been|is being)\s+(?:\w+ly\s+)?(?:{_VERBS})\b",
@@ -49,7 +52,7 @@ _SUBJECT_OF_PASSIVE = re.compile(
 # the old statement's subject: what stands before its verb ("Our cat eats ...", "Dentist appointment: ...")
 _SUBJECT = re.compile(
     rf"^(?:{_DET})?(?P<thing>(?:[\w#.-]+\s+){{1,3}}?)(?:is|are|was|were|has|have|runs|run|eats|uses|use|lives|"
-    rf"works|takes|take|costs|starts|ends|opens|renews|sits|goes)\b",
+    rf"works|takes|take|costs|starts|ends|opens|renews|sits|goes|needs?|requires?)\b",
     re.IGNORECASE,
 )
 _ZH_TO = re.compile(
@@ -107,6 +110,13 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
         x, y = new_words[0], old_words[0]
         if not _said(x, old_body, cjk) and not _said(y, new_body, cjk):
             return x
+    # two words or more each, none of one said in the other: another thing ("Log rotation now runs at 3am" after
+    # "Database backups run nightly at 2am")
+    apart = not any(_said(x, old_body, cjk) for x in new_words) and not any(
+        _said(y, new_body, cjk) for y in old_words
+    )
+    if opens_with_it and len(old_words) >= 2 and len(new_words) >= 2 and apart:
+        return new_words[0]
     return ""
 
 
