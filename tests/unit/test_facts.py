@@ -2149,6 +2149,8 @@ def test_a_systems_production_said_either_way_is_one() -> None:
         ("百分之十三点五", {"13.5"}),
         ("十三点开会", {"13:00"}),
         ("用户年薪35w（税前）", {"350000"}),  # w for 万
+        ("女儿每周三六点半上钢琴课", {"3", "06:30"}),  # a weekday, then the hour: no 36
+        ("礼拜五十点开会", {"5", "10:00"}),
     ],
 )
 def test_chinese_times_percentages_and_wan_are_read_as_said(text: str, numbers: set[str]) -> None:

@@ -154,7 +154,9 @@ def _put_in_front(thing: str, old_body: str, value: str) -> str:
 
 
 # a noun and what follows it naming which one: "sync with design", "backup job on db-01", "budget for the trip"
-_NAMED_AFTER = re.compile(r"\b([a-z][\w-]*)\s+(with|on|for|at|of|in)\s+(?:the\s+|our\s+|my\s+)?([a-z][\w-]*)")
+_NAMED_AFTER = re.compile(
+    r"(?<![\w-])([a-z][\w-]*)\s+(with|on|for|at|of|in)\s+(?:the\s+|our\s+|my\s+)?([a-z][\w-]*)"
+)
 
 
 def _another_after(before: str, old_body: str, new_body: str, after: str) -> str:

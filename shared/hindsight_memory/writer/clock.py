@@ -45,8 +45,10 @@ _AT_HOUR = re.compile(r"\bat (1[0-2]|[1-9])\b(?![:.,]?\d|\s*(?:%|percent|kg|km|[
 # A Chinese time of day in one form before the words are compared (writer/statements.py): 下午三点 -> 15:00.
 ZH_TIME = re.compile(
     # 点 as a clock, not 一点都不 ("not at all"), 一点儿, 点心, 点菜, 点赞...
-    # the hour from where its numeral starts (百分之三点九 is a percentage, 十三点 no 三点)
-    r"(?:(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)|(?<!\s))\s*(?<![之零一二两三四五六七八九十\d])"
+    # the hour from where its numeral starts (百分之三点九 is a percentage, 十三点 no 三点), or right after a weekday
+    # (周二五点 is Tuesday at five, 周三六点半 Wednesday at half past six)
+    r"(?:(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|晚|早)|(?<!\s))\s*"
+    r"(?:(?<=周[一二三四五六日天])|(?<=星期[一二三四五六日天])|(?<=礼拜[一二三四五六日天])|(?<![之零一二两三四五六七八九十\d周期拜]))"
     r"(?P<h>[零一二两三四五六七八九十\d]{1,3})点(?![儿都也点头子心菜赞击评])"
     r"(?:(?P<half>半)|(?P<quarter>[一三])刻|(?P<m>[零一二三四五六七八九十\d]{1,3})分?)?"
 )
