@@ -2118,6 +2118,11 @@ def test_one_change_told_twice_from_and_to_the_same_values(old: str, new: str) -
     )
 
 
+def test_working_from_home_is_working_remote() -> None:
+    assert decide("I work from home on Mondays.", "Mondays I'm WFH.", 0.94, 0.94) == "duplicate"
+    assert decide("I work from home on Mondays.", "My WFH day moved to Thursdays.", 0.9, 0.9) == "update"
+
+
 def test_whom_one_reports_to_is_ones_manager() -> None:
     assert decide("My manager is Lena Ortiz.", "I report to Lena Ortiz.", 0.95, 0.95) == "duplicate"
     assert (

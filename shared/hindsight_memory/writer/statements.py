@@ -63,6 +63,8 @@ _EN_IDIOMS = [
     (re.compile(r"\b(?:do|does) not eat (?:any )?meat\b", re.I), "vegetarian"),
     (re.compile(r"\bcan not (?:really )?(?:eat|take|have|drink|tolerate)\b", re.I), "avoid"),
     (re.compile(r"\btwice\b", re.I), "2 times"),
+    # working from home is working remote, as "WFH" reads ("I work from home on Fridays" / "Fridays I'm WFH")
+    (re.compile(r"\bwork(?:s|ing|ed)?(?: remotely)? (?:from|at) home\b", re.I), "remote"),
     # whom one reports to is one's manager ("I report to Priya" / "My manager is Priya")
     (
         re.compile(
