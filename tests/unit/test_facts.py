@@ -2,6 +2,7 @@
 
 import pytest
 
+from hindsight_memory.text import has_cjk
 from hindsight_memory.writer.clock import clock_fold
 from hindsight_memory.writer.facts import Thresholds, relate, statement
 from hindsight_memory.writer.frames import in_place, tagged
@@ -2116,6 +2117,12 @@ def test_one_change_told_twice_from_and_to_the_same_values(old: str, new: str) -
         decide(old, new.replace("Asana", "Jira").replace("飞书", "企业微信"), cosine=0.97, sharper=0.97)
         != "duplicate"
     )
+
+
+def test_a_code_reads_alike_after_a_chinese_word_or_a_colon() -> None:
+    # "是bluebird42" and "：bluebird42" are one code: a word boundary inside Chinese text split only one of them
+    a, b = statement("路由器密码是bluebird42。"), statement("路由器密码：bluebird42")
+    assert {w for w in a.words if not has_cjk(w)} == {w for w in b.words if not has_cjk(w)}
 
 
 def test_working_from_home_is_working_remote() -> None:

@@ -357,7 +357,7 @@ def _times(number: str, magnitude: int) -> str:
 
 # A name with its version or model number run together: Vue3 / Vue 3, py3.11 / py 3.11, Mate60; v15 is 15.
 # Codes with longer numbers (KX4471, MU5101) stay one word.
-_NAME_NUMBER = re.compile(r"\b([A-Za-z]{2,})(\d{1,2}(?:\.\d+)?)\b")
+_NAME_NUMBER = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z]{2,})(\d{1,2}(?:\.\d+)?)(?![A-Za-z0-9_])")
 _VERSION = re.compile(r"\bv(\d+(?:\.\d+)*)\b", re.IGNORECASE)
 
 
