@@ -2125,6 +2125,18 @@ def test_a_code_reads_alike_after_a_chinese_word_or_a_colon() -> None:
     assert {w for w in a.words if not has_cjk(w)} == {w for w in b.words if not has_cjk(w)}
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("家里无线网的密码是8个8。", "家里WiFi密码是8个8。"),
+        ("外婆的生日是农历八月十五。", "外婆的生日是中秋节。"),
+        ("我们住的是两居室。", "我们住的是两室一厅。"),
+    ],
+)
+def test_chinese_names_of_one_thing_or_day_are_one(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.96) == "duplicate"
+
+
 def test_working_from_home_is_working_remote() -> None:
     assert decide("I work from home on Mondays.", "Mondays I'm WFH.", 0.94, 0.94) == "duplicate"
     assert decide("I work from home on Mondays.", "My WFH day moved to Thursdays.", 0.9, 0.9) == "update"

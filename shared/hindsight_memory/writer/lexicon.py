@@ -261,6 +261,16 @@ ZH_SYNONYMS = {
     "大夫": "医生",
     "最爱": "最喜欢",
     "上班": "工作",  # 在深圳上班 / 在深圳工作
+    # a wireless network is its Wi-Fi; holidays named by their day (十一 of a holiday is 国庆, 中秋 is the 15th day
+    # of the eighth lunar month)
+    "无线网络": "wifi",
+    "无线网": "wifi",
+    "十一假期": "国庆假期",
+    "十一长假": "国庆假期",
+    "十一黄金周": "国庆假期",
+    "中秋节": "农历八月十五",
+    "两室一厅": "两居室",
+    "三室一厅": "三居室",
 }
 
 # Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.
