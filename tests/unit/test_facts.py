@@ -2130,6 +2130,7 @@ def test_a_code_reads_alike_after_a_chinese_word_or_a_colon() -> None:
     [
         ("家里无线网的密码是8个8。", "家里WiFi密码是8个8。"),
         ("外婆的生日是农历八月十五。", "外婆的生日是中秋节。"),
+        ("外婆的生日是农历八月十五。", "外婆生日正好是中秋节那天。"),  # 正好, 那天 after a day: no content
         ("我们住的是两居室。", "我们住的是两室一厅。"),
     ],
 )
