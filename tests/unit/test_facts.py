@@ -1686,6 +1686,11 @@ def test_a_name_after_a_label_is_another_person_not_part_of_the_label() -> None:
         ("My parents live in Ohio.", "My mom lives in Ohio.", "distinct"),
         ("My son plays soccer on Saturdays.", "My daughter plays soccer on Saturdays.", "distinct"),
         ("我每个月给父母转两千块。", "我每个月给岳父母转两千块。", "distinct"),  # the parents-in-law
+        # the user's team is "we"; the user as a kid is no one else; 太太 is the wife
+        ("The team ships a release every Tuesday.", "We ship a release every Tuesday.", "duplicate"),
+        ("The team ships a release every Tuesday.", "My sister ships a release every Tuesday.", "distinct"),
+        ("I'm allergic to shellfish, ever since I was a kid.", "I have a shellfish allergy.", "duplicate"),
+        ("我太太是中学老师。", "我老婆在中学当老师。", "duplicate"),
     ],
 )
 def test_a_person_named_more_closely_is_the_same_person(old: str, new: str, relation: str) -> None:

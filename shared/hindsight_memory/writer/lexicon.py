@@ -277,10 +277,10 @@ ZH_SYNONYMS = {
 OTHER_PERSON = {
     w: group.split()[0]
     for group in (
-        "wife 妻子 老婆 媳妇",
+        "wife 妻子 老婆 媳妇 太太",
         "husband 丈夫 老公",
         "partner 对象 另一半 我家那位",
-        "spouse 爱人 配偶",
+        "spouse 爱人 配偶 那口子",
         "boyfriend 男朋友 男友",
         "girlfriend 女朋友 女友",
         "roommate flatmate 室友",

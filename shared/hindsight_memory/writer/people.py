@@ -23,7 +23,8 @@ def people(s: Statement) -> frozenset[str]:
                 found.add(OTHER_PERSON[w])
                 text = text.replace(w, " ")
         return frozenset(found)
-    text = _THING_MANAGER.sub(" ", s.body.casefold())  # a package manager is no person
+    # a package manager is no person, nor is the user as a kid ("allergic since I was a kid")
+    text = _AS_A_KID.sub(" ", _THING_MANAGER.sub(" ", s.body.casefold()))
     in_law = set(_IN_LAW.findall(text))  # a mother-in-law is not the mother
     words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", _IN_LAW.sub(" ", text))]  # "mgr" is the manager
     found = {OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON}
@@ -31,15 +32,30 @@ def people(s: Statement) -> frozenset[str]:
 
 
 _IN_LAW = re.compile(r"\b[a-z]+-in-laws?\b")
+_AS_A_KID = re.compile(
+    r"\b(?:as|since (?:i was|we were)|when (?:i was|we were)) (?:a |little )?(?:kid|child)s?\b"
+)
 
 
 def someone_else(old: Statement, new: Statement) -> bool:
     """Whether one statement names someone the other does not ("Sam" / "Sam's wife"); not when one gives the
     relation a name the other names too ("My manager is Dana" / "I report to Dana")."""
     a, b = people(old), people(new)
-    if a == b or _one_of(a, b) or _one_of(b, a):
+    if a == b or _one_of(a, b) or _one_of(b, a) or _our_team(old, new, a, b):
         return False
     return not ((not b and named_person(old.text, new.text)) or (not a and named_person(new.text, old.text)))
+
+
+def _our_team(old: Statement, new: Statement, a: frozenset[str], b: frozenset[str]) -> bool:
+    """The team on one side and "we" / "our" / 我们 on the other: the user's team is us ("The team deploys on
+    Thursdays" / "We deploy every Thursday", 团队每周五发版 / 我们每周五上线)."""
+    if a ^ b != {"team"}:
+        return False
+    us = new if "team" in a else old
+    return bool(_US.search(us.body))
+
+
+_US = re.compile(r"\b(?:we|our|us|we're|we've)\b|我们|咱们|用户所在", re.IGNORECASE)
 
 
 # A word for someone that another names more closely: 爱人 a wife or a husband ("我老婆叫李娜" / "我爱人叫李娜"), a
