@@ -1712,6 +1712,12 @@ def test_a_speakers_name_is_no_word_in_common_for_a_change() -> None:
         ("We meet once a week.", set()),
         ("一周三次", {"3"}),
         ("7 seconds of silence", {"7"}),
+        # a quarter of an hour, a dose in grams, an offset from UTC, in one form
+        ("It's three quarters of an hour by train.", {"45"}),
+        ("Take 0.25 g at night.", {"250"}),
+        ("I got a 5G plan.", {"5"}),
+        ("Timezone: UTC+09:00", {"9"}),
+        ("Timezone: GMT-5", {"5"}),
     ],
 )
 def test_only_a_number_with_its_unit_changes_unit(text: str, numbers: set[str]) -> None:
@@ -2179,6 +2185,11 @@ def test_a_systems_production_said_either_way_is_one() -> None:
         ("百分之十三点五", {"13.5"}),
         ("十三点开会", {"13:00"}),
         ("用户年薪35w（税前）", {"350000"}),  # w for 万
+        ("房贷利率三点八五", {"3.85"}),  # a decimal read digit by digit, no 03:85
+        ("代码缩进统一四个空格", {"4"}),  # 统一 and 四个, no 14
+        ("每次吃0.5克", {"500"}),  # a dose in milligrams
+        ("二甲双胍 0.5g，每天两次", {"500", "2"}),
+        ("5G手机", {"5"}),  # a network, no grams
         ("女儿每周三六点半上钢琴课", {"3", "06:30"}),  # a weekday, then the hour: no 36
         ("礼拜五十点开会", {"5", "10:00"}),
     ],

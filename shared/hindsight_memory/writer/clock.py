@@ -66,6 +66,15 @@ def zh_clock(m: re.Match[str]) -> str:
     if m.group("h") == "一" and not clock and not _CLOCK_AFTER.match(m.string, m.end()):
         return "一些"
     hour = number(m.group("h"))
+    # minutes read digit by digit are a decimal's (利率三点八五 is 3.85): a clock's are counted (三点十五, 三点零五)
+    spelled = m.group("m") or ""
+    if (
+        hour is not None
+        and not m.group("part")
+        and len(spelled) >= 2
+        and re.fullmatch(r"[一二三四五六七八九]+", spelled)
+    ):
+        return f"{hour}." + "".join(str(zh_number(c)) for c in spelled)
     minute = 30 if m.group("half") else number(m.group("m")) if m.group("m") else 0
     if m.group("quarter"):  # 八点一刻, 八点三刻
         minute = 15 if m.group("quarter") == "一" else 45

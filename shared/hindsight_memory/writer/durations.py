@@ -1,5 +1,6 @@
 """Spans of time in one form, read before the words are compared (writer/values.py): a duration in hours is the same
-value in minutes ("two hours" / "a 120-minute drive", 一个半小时 / 90分钟), an age said either way ("a 4-year-old
+value in minutes ("two hours" / "a 120-minute drive", 一个半小时 / 90分钟, "three quarters of an hour" / "45
+minutes"), an age said either way ("a 4-year-old
 beagle" / "beagle, age 4"), Monday to Friday and the weekdays (Mon-Fri / every weekday, 周一到周五 / 工作日)."""
 
 import re
@@ -13,6 +14,7 @@ _HOURS_EN = re.compile(
     re.IGNORECASE,
 )
 _HALF_HOUR = re.compile(r"\bhalf an hour\b", re.IGNORECASE)
+_QUARTER_HOUR = re.compile(r"\b(?:an?|one|(three))\s+quarters?\s+of\s+an\s+hour\b", re.IGNORECASE)
 _HALF_MINUTE = re.compile(r"\bhalf a minute\b", re.IGNORECASE)
 _AGE = re.compile(r"\b(\d{1,3})[- ]years?[- ]old\b", re.IGNORECASE)
 _MON_FRI = re.compile(r"\bmon(?:day)?s?\s*(?:-|–|to|through|thru)\s*fri(?:day)?s?\b", re.IGNORECASE)
@@ -32,6 +34,7 @@ _ZH_HALF_HOUR = re.compile(r"(?<![\d一二两三四五六七八九十])半个?(?
 def en_durations(body: str) -> str:
     body = _MON_FRI.sub("weekdays", _AGE.sub(r"age \1", _HALF_MINUTE.sub("30 seconds", body)))
     body = _HOUR_AND_HALF.sub("90 minutes", _HALF_HOUR.sub("30 minutes", body))
+    body = _QUARTER_HOUR.sub(lambda m: "45 minutes" if m.group(1) else "15 minutes", body)
     return _HOURS_EN.sub(_en_minutes, body)
 
 

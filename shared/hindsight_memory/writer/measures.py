@@ -4,7 +4,7 @@ is one value and a new value in the same unit is still another number of it: sec
 ("two-week sprints" / "14 days", 两周 / 14天), metres from a kilometre up in km ("5,000 meters" / "5 km", 五千米 /
 5公里; a "5k" run is 5 km, not 5,000 of anything), a length in metres under three in cm ("1.80 m" / "180 cm", 1.6米
 / 160厘米), "60s" as seconds ("timeout is now 60s", not "the 60s"), bytes by their short names ("10 megabytes" /
-"10 MB"); hours are read in minutes by writer/durations.py. Only a number with its unit is read: "room 300", "once
+"10 MB"), a dose under 10 g in mg ("0.5 g" / "500 mg", 0.5克 / 500毫克); hours are read in minutes by writer/durations.py. Only a number with its unit is read: "room 300", "once
 a week", 一周三次, "$2M" are left as written."""
 
 import re
@@ -76,7 +76,23 @@ def _weeks(days: str) -> Callable[[re.Match[str]], str]:
 _BYTES = re.compile(r"(?<![\w.])" + _NUM + r"\s*(kilo|mega|giga|tera)bytes?\b", re.I)
 
 
+# a dose in grams is one in milligrams ("0.5 g" / "500 mg", 0.5克 / 500毫克): under 10 g, in mg
+_GRAMS = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:g|(?i:grams?))\b(?![/-])"
+)  # "5G" is a network, "8G" memory
+_ZH_GRAMS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:克|g(?![a-zA-Z]))")
+
+
+def _milligrams(unit: str) -> Callable[[re.Match[str]], str]:
+    def read(m: re.Match[str]) -> str:
+        n = float(m.group(1))
+        return f"{n * 1000:g}{unit}" if n < 10 else m.group(0)
+
+    return read
+
+
 def en_measures(body: str) -> str:
+    body = _GRAMS.sub(_milligrams(" mg"), body)
     body = _BYTES.sub(lambda m: f"{m.group(1)} {m.group(2)[0].upper()}B", body)
     if _RUN.search(body):
         body = _RUN_K.sub(r"\1 km", body)
@@ -104,6 +120,7 @@ _ZH_CM = re.compile(_NUM + r"\s*(?:厘米|公分)")
 
 
 def zh_measures(body: str) -> str:
+    body = _ZH_GRAMS.sub(_milligrams("毫克"), body)
     body = _ZH_SECONDS.sub(_in("秒", 60, "分钟", sep=""), body)
     body = _ZH_WEEKS.sub(_weeks("天"), body)
     body = _ZH_CM.sub(r"\1cm", body)

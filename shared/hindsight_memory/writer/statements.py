@@ -94,9 +94,10 @@ _NUM_WORD = re.compile(r"(\d+)-([a-z]{2,})")
 # Numerals before a measure word or unit ("三点", "一万五千元"), or any run with 十/百/千/万 in it; at most 20
 # numerals, so a long run of them is read in linear time.
 _ZH_NUMBER = re.compile(
-    r"[零〇一二三四五六七八九]{3,20}"  # a code read digit by digit (六零二一一八)
+    r"(?<![统唯之同单专逐])"  # not from the 一 that ends a word: 统一四个 is 统一 and 四个, no 14
+    r"(?:[零〇一二三四五六七八九]{3,20}"  # a code read digit by digit (六零二一一八)
     r"|[零〇一二两三四五六七八九]{1,20}(?=[个点号日月年岁天次元块分周位辆只件种层楼级台名人米斤公倍型代季小毫克升页份首杯瓶双套间节门遍届场轮回碗盒袋勺罐])"
-    r"|[零〇一二两三四五六七八九]{0,20}[十百千万亿][零〇一二两三四五六七八九十百千万亿]{0,20}"
+    r"|[零〇一二两三四五六七八九]{0,20}[十百千万亿][零〇一二两三四五六七八九十百千万亿]{0,20})"
 )
 _LIGHT_ZH_WORDS = re.compile(
     r"正好|刚好|恰好|(?<=[节日号])那天|记住|注意|仍然|仍旧|依然|依旧|照旧|提到|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|用户(?!库|表|端|数据|服务|中心)|助手|我们|你们|他们|她们|一直|"

@@ -368,10 +368,15 @@ _POINT_ZERO = re.compile(r"(?<![\d.])(\d+)\.00?(?![\d.])")  # 7.0 is 7 (an IELTS
 
 
 def _common(body: str) -> str:
+    body = _UTC.sub(r"UTC\1\2", body)
     body = _POINT_ZERO.sub(r"\1", _CODE_DOT.sub("", body))
     body = _VERSION.sub(r"\1", _NAME_NUMBER.sub(r"\1 \2", body))
     body = _HOST_PORT.sub(r"\1 \2", body)
     return _PHONE.sub(r"\1\2\3", _CLOCK.sub(r"0\1:\2", body))
+
+
+# an offset from UTC in one form: UTC+09:00 / GMT+9 / UTC +9 are UTC+9 (half hours stay: UTC+05:30)
+_UTC = re.compile(r"\b(?:UTC|GMT)\s*([+\-−])\s*0?(\d{1,2})(?::00)?(?![\d:])")
 
 
 # a host and its port, one way or the other: "10.0.0.8:8080" / "10.0.0.8, port 8080", redis-03:6379
