@@ -2023,6 +2023,9 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         # what someone does at work, then a move of theirs to another office: two sides of one person
         ("Omar is the design lead on the mobile app.", "Omar relocated to the Austin office.", "distinct"),
         ("老李是运维组的组长。", "老李调到成都分公司了。", "distinct"),
+        # a word of its own put before a thing the old one names first: a narrower one (以后 says when)
+        ("年会地点在三亚。", "销售部的年会改到厦门了。", "distinct"),
+        ("年会地点在三亚。", "以后年会地点改到厦门了。", "update"),
         # 用户 before 服务, 中心, 数据...: a name of a thing, not the user
         ("订单服务部署在上海机房。", "用户服务已经迁到北京机房了。", "distinct"),
         ("Omar works from the Boston office.", "Omar relocated to the Austin office.", "update"),

@@ -256,7 +256,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d")  # a year names which one ("the 2025 market
 # 用户 unless it names a thing: 用户服务, 用户中心), and the particles between
 _ZH_LIGHT = re.compile(
     r"(?:下|这|本|上)?(?:周|个?月|星期)(?:开始|起)|(?:明天|明年|今年|今天)(?:开始|起)?|我们家|我家|家里|我们|我|用户(?!服务|中心|端|体验|协议|数据|名|表|量|群|画像|系统|模块|库)|已经|现在|"
-    r"最近|目前|都|也|又|就|被|和|跟|的|了"
+    r"最近|目前|以后|今后|往后|之后|从此|都|也|又|就|被|和|跟|的|了"
 )
 # who made the change: what follows is the thing (医生把氨氯地平..., 甲方说验收...)
 _ZH_AGENT = re.compile(r"把|让|说|建议|要求")
@@ -286,6 +286,10 @@ def _zh_other_one(thing: str, old_body: str, new_body: str) -> str:
         if len(head) < 2 and not (old_body[:at].endswith("的") and f"的{head}" in whole) and not two_named:
             return ""
         if theirs and mine[0] != theirs[0] and mine not in old_body and theirs not in new_body:
+            return mine
+        # nothing before it in the old one, a word of two characters or more in the new (管理层的团建 after 团建地点
+        # 在...): a narrower one, as "the leadership offsite" is after "the offsite location"
+        if not theirs and at == 0 and len(mine) >= 2 and not set(mine) & set(old_body + _WHEN_ZH):
             return mine
         return ""
     return ""
