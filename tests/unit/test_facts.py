@@ -2023,6 +2023,9 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         # what someone does at work, then a move of theirs to another office: two sides of one person
         ("Omar is the design lead on the mobile app.", "Omar relocated to the Austin office.", "distinct"),
         ("老李是运维组的组长。", "老李调到成都分公司了。", "distinct"),
+        # at someone's home is a place: a new time is another side of it
+        ("桌游局在老周家。", "桌游局现在改成周六下午两点开始了。", "distinct"),
+        ("Poker night is at Dan's place.", "Poker night now starts at 8pm.", "distinct"),
         # a word of its own put before a thing the old one names first: a narrower one (以后 says when)
         ("年会地点在三亚。", "销售部的年会改到厦门了。", "distinct"),
         ("年会地点在三亚。", "以后年会地点改到厦门了。", "update"),

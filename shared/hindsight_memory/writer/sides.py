@@ -24,11 +24,13 @@ _WHEN = {
 }
 _WHERE = {
     False: re.compile(
-        r"\b(?:room|floor|auditorium|hall|gate|terminal|park|building|venue|location|address|studio|campus)\b",
+        r"\b(?:room|floor|auditorium|hall|gate|terminal|park|building|venue|location|address|studio|campus)\b"
+        r"|\bat (?-i:[A-Z][a-z]+)(?:'s| poss) (?:place|house|home|flat|apartment)\b",  # at Jo's place
         re.IGNORECASE,
     ),
     True: re.compile(
         r"会议室|[\d一二三四五六七八九十]+楼|礼堂|地点|少年宫|登机口|公园|办公室|教室|场地|体育馆|场馆|会场"
+        r"|在[\u4e00-\u9fff]{1,3}家(?![具长人庭务])"  # 在小林家办: at someone's home
     ),
 }
 # how much of a medicine: a new time to take it is another side of it ("10mg of lisinopril" / "... at night now")
