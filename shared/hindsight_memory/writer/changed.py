@@ -17,7 +17,7 @@ the thing now is (`someone_elses_now`) and one change told twice (`told_twice`).
 import re
 
 from .frames import WHICH_ONE, tagged
-from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON, PRESENT
+from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON, PRESENT, THE_USER_ZH
 from .reworded import has_word, member_swapped
 from .sides import FROM_TO_ZH, another_kind_of_value, another_side_of_it, its_old_value_elsewhere
 from .statements import Statement, one_meaning
@@ -255,7 +255,9 @@ _YEAR = re.compile(r"(?:19|20)\d\d")  # a year names which one ("the 2025 market
 # who did it and when, not which one (我已经..., 现在..., 下周开始...), whose when it is the user's own (我家, 家里;
 # 用户 unless it names a thing: 用户服务, 用户中心), and the particles between
 _ZH_LIGHT = re.compile(
-    r"(?:下|这|本|上)?(?:周|个?月|星期)(?:开始|起)|(?:明天|明年|今年|今天)(?:开始|起)?|我们家|我家|家里|我们|我|用户(?!服务|中心|端|体验|协议|数据|名|表|量|群|画像|系统|模块|库)|已经|现在|"
+    r"(?:下|这|本|上)?(?:周|个?月|星期)(?:开始|起)|(?:明天|明年|今年|今天)(?:开始|起)?|我们家|我家|家里|我们|我|"
+    + THE_USER_ZH
+    + r"|已经|现在|"
     r"最近|目前|以后|今后|往后|之后|从此|都|也|又|就|被|和|跟|的|了"
 )
 # who made the change: what follows is the thing (医生把氨氯地平..., 甲方说验收...)
@@ -276,8 +278,8 @@ def _zh_other_one(thing: str, old_body: str, new_body: str) -> str:
         if at < 0 or not mine:
             continue
         theirs = _ZH_SOFT.split(_ZH_LIGHT.sub("", old_body[max(0, at - 6) : at]))[-1][-4:]
-        # one character (灯, 课, 费) names the thing only as what 的 points to on both sides (卫生间的灯 / 厨房的灯), or
-        # after two words of two characters or more that share none (瑜伽课 / 动感单车课, 电费 / 宽带费)
+        # one character (灯, 课, 版) names the thing only as what 的 points to on both sides (卫生间的灯 / 厨房的灯), or
+        # after two words of two characters or more that share none (瑜伽课 / 动感单车课, 安卓版 / iOS版)
         two_named = (
             len(mine) >= 2
             and len(theirs) >= 2

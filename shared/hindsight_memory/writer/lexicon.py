@@ -273,6 +273,9 @@ ZH_SYNONYMS = {
     "三室一厅": "三居室",
 }
 
+# 用户 as "the user", not before a word that makes it the name of a thing (用户服务, 用户中心, 用户表)
+THE_USER_ZH = r"用户(?!服务|中心|端|数据|表|库)"
+
 # Nouns that name someone else: "Sam drinks coffee" vs "Sam's wife drinks coffee" are two people's facts.
 OTHER_PERSON = {
     w: group.split()[0]
