@@ -2020,6 +2020,7 @@ def test_a_one_word_key_is_a_slot(old: str, new: str, relation: str) -> None:
         ("Nightly exports run at 1am.", "Cache warmup now runs at 4am.", "distinct"),
         ("Pull requests need one approval.", "The hotfix branch now needs two approvals.", "distinct"),
         ("Nightly exports run at 1am.", "Nightly exports now run at 4am.", "update"),
+        ("Our rent is $1,500 a month.", "Our water bill went up to $80 a month.", "distinct"),
         # what someone does at work, then a move of theirs to another office: two sides of one person
         ("Omar is the design lead on the mobile app.", "Omar relocated to the Austin office.", "distinct"),
         ("老李是运维组的组长。", "老李调到成都分公司了。", "distinct"),

@@ -110,12 +110,13 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
         x, y = new_words[0], old_words[0]
         if not _said(x, old_body, cjk) and not _said(y, new_body, cjk):
             return x
-    # two words or more each, none of one said in the other: another thing ("Log rotation now runs at 3am" after
-    # "Database backups run nightly at 2am")
+    # a changed thing of two words or more and an old subject, none of either said in the other: another thing ("Log
+    # rotation now runs at 3am" after "Database backups run nightly at 2am", "Our parking spot fee went up" after
+    # "Our rent is ...")
     apart = not any(_said(x, old_body, cjk) for x in new_words) and not any(
         _said(y, new_body, cjk) for y in old_words
     )
-    if opens_with_it and len(old_words) >= 2 and len(new_words) >= 2 and apart:
+    if opens_with_it and len(old_words) >= 1 and len(new_words) >= 2 and apart:
         return new_words[0]
     return ""
 
