@@ -2156,6 +2156,21 @@ def test_chinese_names_of_one_thing_or_day_are_one(old: str, new: str) -> None:
     assert decide(old, new, cosine=0.96, sharper=0.96) == "duplicate"
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # not eating something is avoiding it, not liking it is disliking it: no negation of the fact
+        ("I don't eat beef.", "I avoid eating beef.", "duplicate"),
+        ("I don't like olives.", "I'm not a big fan of olives.", "duplicate"),
+        # and still a change where the old one said the opposite
+        ("I eat beef.", "I don't eat beef anymore.", "update"),
+        ("I like olives.", "I don't like olives anymore.", "update"),
+    ],
+)
+def test_not_eating_or_liking_something_is_one_fact(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.95, sharper=0.95) == relation
+
+
 def test_working_from_home_is_working_remote() -> None:
     assert decide("I work from home on Mondays.", "Mondays I'm WFH.", 0.94, 0.94) == "duplicate"
     assert decide("I work from home on Mondays.", "My WFH day moved to Thursdays.", 0.9, 0.9) == "update"
