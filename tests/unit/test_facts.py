@@ -2165,6 +2165,7 @@ def test_chinese_names_of_one_thing_or_day_are_one(old: str, new: str) -> None:
         # and still a change where the old one said the opposite
         ("I eat beef.", "I don't eat beef anymore.", "update"),
         ("I like olives.", "I don't like olives anymore.", "update"),
+        ("我不吃葱。", "忌口：葱", "duplicate"),  # 忌口 is what one does not eat
     ],
 )
 def test_not_eating_or_liking_something_is_one_fact(old: str, new: str, relation: str) -> None:

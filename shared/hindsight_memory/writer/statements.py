@@ -359,6 +359,7 @@ def _litotes(body: str, cjk: bool) -> str:
     "can't stand" -> "hate"."""
     if cjk:
         body = _REPORTS_TO_ZH.sub(r"我的领导是\1", UNCHANGED_ZH.sub("", body))
+        body = body.replace("忌口", "不吃")  # 忌口：香菜 / 不吃香菜
         return _ZH_LITOTES.sub(lambda m: ZH_QUALITIES[m.group(1)], zh_values(ZH_TIME.sub(zh_clock, body)))
     body = UNCHANGED_EN.sub("", en_values(en_dates(_expand(body))))
     for pattern, repl in _EN_IDIOMS:
