@@ -199,12 +199,16 @@ def new_count(old: Statement, new: Statement) -> bool:
 
 # A number that names which one rather than how much or when (Room 101, v2, 第二季度, 二楼, week 3), or a day of a
 # weekly schedule (周五 / 周一: both may hold): the same words with another such number are another thing.
+# a weekday names which class or shift of a schedule (瑜伽课在周三 / 周四 are two)
+_WEEKDAY = re.compile(
+    r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE
+)
 WHICH_ONE = re.compile(
     r"\b(?:room|v|version|floor|q|level|building|suite|gate|terminal|sprint|season|chapter|part|phase|step|stage"
     r"|episode|day|week|ticket|issue|pr|order|invoice|case|bug|incident|build|job|task|table|seat|row|apartment|apt"
     r"|unit|lot|bus|line|route|platform|channel|lane|zone|exit)\s*#?\d+|#\s*\d+|第[一二三四五六七八九十\d]+"
-    r"|(?<![一二三四五六七八九十\d])[一二三四五六七八九十\d]+号?(?:楼|层|会议室|季度|期|线|门|床|桌|房|车厢|站台)"
-    r"|(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b",
+    r"|(?<![一二三四五六七八九十\d])[一二三四五六七八九十\d]+号?(?:楼|层|会议室|季度|期|线|门|床|桌|房|车厢|站台)|"
+    + _WEEKDAY.pattern,
     re.IGNORECASE,
 )
 # a number after a name or before what it numbers: "Flight 432", "TP 1357", "the 101 bus"
@@ -250,9 +254,6 @@ _PREDICATE = re.compile(
     r"\s(?:is|are|was|were|has|have|runs?|listens?|ends?|starts?|costs?|meets?|lives?|sits?|uses?|relocated|moved)"
     r"\b|:|：|在|是|有|要|为",
     re.IGNORECASE,
-)
-_WEEKDAY = re.compile(
-    r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I
 )
 
 

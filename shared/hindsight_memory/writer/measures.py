@@ -4,8 +4,9 @@ is one value and a new value in the same unit is still another number of it: sec
 ("two-week sprints" / "14 days", 两周 / 14天), metres from a kilometre up in km ("5,000 meters" / "5 km", 五千米 /
 5公里; a "5k" run is 5 km, not 5,000 of anything), a length in metres under three in cm ("1.80 m" / "180 cm", 1.6米
 / 160厘米), "60s" as seconds ("timeout is now 60s", not "the 60s"), bytes by their short names ("10 megabytes" /
-"10 MB"), a dose under 10 g in mg ("0.5 g" / "500 mg", 0.5克 / 500毫克); hours are read in minutes by writer/durations.py. Only a number with its unit is read: "room 300", "once
-a week", 一周三次, "$2M" are left as written."""
+"10 MB"), a dose under 10 g in mg ("0.5 g" / "500 mg", 0.5克 / 500毫克); hours are read in minutes by
+writer/durations.py. Only a number with its unit is read: "room 300", "once a week", 一周三次, "$2M" are left as
+written."""
 
 import re
 from collections.abc import Callable
@@ -76,10 +77,9 @@ def _weeks(days: str) -> Callable[[re.Match[str]], str]:
 _BYTES = re.compile(r"(?<![\w.])" + _NUM + r"\s*(kilo|mega|giga|tera)bytes?\b", re.I)
 
 
-# a dose in grams is one in milligrams ("0.5 g" / "500 mg", 0.5克 / 500毫克): under 10 g, in mg
-_GRAMS = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:g|(?i:grams?))\b(?![/-])"
-)  # "5G" is a network, "8G" memory
+# a dose in grams is one in milligrams ("0.5 g" / "500 mg", 0.5克 / 500毫克): under 10 g, in mg; a capital G is no
+# gram ("5G" is a network, "8G" memory)
+_GRAMS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:g|(?i:grams?))\b(?![/-])")
 _ZH_GRAMS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:克|g(?![a-zA-Z]))")
 
 

@@ -102,10 +102,8 @@ def _told_again(old: Statement, new: Statement, ow: set[str], nw: set[str]) -> b
     3"), no news."""
     if new.cjk or not new.changes or not {c.casefold() for c in new.changes} <= PRESENT:
         return False
-    values = [
-        {w for w in words if w.startswith("#")} | {n.casefold() for n in s.names}
-        for words, s in ((ow, old), (nw, new))
-    ]
+    # (Statement.names are casefolded already)
+    values = [{w for w in words if w.startswith("#")} | set(s.names) for words, s in ((ow, old), (nw, new))]
     return bool(values[1]) and values[0] == values[1]
 
 

@@ -63,10 +63,8 @@ _EN_IDIOMS = [
     # penicillin, I'm allergic"): the same fact as the diet or the allergy, no negation of it
     (re.compile(r"\b(?:do|does) not eat (?:any )?meat\b", re.I), "vegetarian"),
     (re.compile(r"\bcan not (?:really )?(?:eat|take|have|drink|tolerate)\b", re.I), "avoid"),
-    (
-        re.compile(r"\b(?:do|does) not eat\b", re.I),
-        "avoid eating",
-    ),  # "I don't eat pork" / "I avoid eating pork"
+    # not eating or liking something is avoiding or disliking it ("I don't eat pork" / "I avoid eating pork")
+    (re.compile(r"\b(?:do|does) not eat\b", re.I), "avoid eating"),
     (re.compile(r"\b(?:(?:am|is|are) not a (?:big )?fan of|(?:do|does) not like)\b", re.I), "dislike"),
     (re.compile(r"\btwice\b", re.I), "2 times"),
     # working from home is working remote, as "WFH" reads ("I work from home on Fridays" / "Fridays I'm WFH")
