@@ -164,6 +164,11 @@ def test_the_learned_reader_merges_a_paraphrase_not_a_new_port_nor_an_unrelated_
     store(gateway, ns, {"content": "user: The weather has been really grey this week."})
     res = store(gateway, ns, {"content": "user: I finally cleaned out the garage yesterday."})
     assert res["stored"] == 1 and res["deduplicated"] == 0
+    # one word of opposite sense, all else equal: the reader over embeddings alone merged these; the words it
+    # now reads as well keep them apart
+    store(gateway, ns, {"content": "The minimum order is 10 units."})
+    res = store(gateway, ns, {"content": "The maximum order is 10 units."})
+    assert res["stored"] == 1 and res["deduplicated"] == 0
 
 
 def test_a_qualifier_appended_is_another_fact(gateway):

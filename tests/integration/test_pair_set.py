@@ -64,7 +64,8 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # all) and 0.909 (blind), updates 0.749 (0.762) / 0.906, wrong merge 0.7% (0.8%) / 0%, wrong supersede 0.2%
     # (0.4%) / 1.1% (README).
     tune, blind = by_group["tune"], by_group["blind"]
-    assert tune.duplicates_merged >= 0.70 and blind.duplicates_merged >= 0.88, (tune, blind)
+    # (duplicates 0.893 over the whole tune set since the reader reads the words too, 2026-12-05)
+    assert tune.duplicates_merged >= 0.85 and blind.duplicates_merged >= 0.88, (tune, blind)
     assert tune.updates_superseded >= 0.73 and blind.updates_superseded >= 0.90, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.02
     # The sets written later by other agents, each scored on arrival (README): (duplicates, updates) floors.
@@ -96,12 +97,13 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
 # (in-sample for it from here; blind-6 and blind-7 unseen by it): duplicates / updates blind-2 0.845 / 0.950,
 # blind-3 0.900 / 0.875, blind-4 0.845 / 0.688 (no wrong merge), blind-5 0.773 / 0.637, blind-6 0.791 / 0.838,
 # blind-7 0.818 / 0.525. Then (2026-12-05) more change words, guarded by writer/changed.py: updates blind-3 0.888,
-# blind-4 0.738, blind-5 0.650.
+# blind-4 0.738, blind-5 0.650. Then the reader reading the words too, fitted on every set but the held-out half
+# and blind-11: duplicates blind-2 0.891, blind-3 0.936, blind-4 0.864, blind-5 0.791, blind-6 0.873, blind-7 0.864.
 SEPARATE_FLOORS = {
-    "blind-2": (0.83, 0.93),
-    "blind-3": (0.88, 0.87),
-    "blind-4": (0.83, 0.72),
-    "blind-5": (0.76, 0.63),
-    "blind-6": (0.78, 0.82),
-    "blind-7": (0.80, 0.51),
+    "blind-2": (0.87, 0.93),
+    "blind-3": (0.92, 0.87),
+    "blind-4": (0.85, 0.72),
+    "blind-5": (0.77, 0.63),
+    "blind-6": (0.85, 0.82),
+    "blind-7": (0.84, 0.51),
 }

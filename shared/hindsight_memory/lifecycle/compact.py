@@ -170,7 +170,7 @@ def _duplicates(
         return float(np.dot(*query_side()))
 
     def learned() -> float:
-        return one_fact(svc.embedder.model_id, v_old, v_new, query_side)
+        return one_fact(svc.embedder.model_id, (older.content, newer.content), v_old, v_new, query_side)
 
     old_s = statement(older.content, older.entities, older.slot)
     new_s = statement(newer.content, newer.entities, newer.slot)

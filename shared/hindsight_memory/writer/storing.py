@@ -90,7 +90,7 @@ class _Batch:
         return float(np.dot(*self._read(a, b)))
 
     def learned(self, a: str, b: str, va: Any, vb: Any) -> float:
-        return one_fact(self.writer.embedder.model_id, va, vb, lambda: self._read(a, b))
+        return one_fact(self.writer.embedder.model_id, (a, b), va, vb, lambda: self._read(a, b))
 
     def current(self, m: Memory) -> Memory:
         return self.pending.memories.get(m.id, m)
