@@ -23,7 +23,7 @@ from ..models import (
 from ..standing import STANDING_TAG
 from ..storage.filters import Where
 from ..storage.lance import COLD, LanceStore
-from ..text import fts_text, invites_reply, key, terms
+from ..text import ROLES, fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
 from . import affinity, shaping
 from .conditions import CONDITION_POOL, Conditions
@@ -192,9 +192,10 @@ class Retriever:
         self._expand_neighbours(cands, q, sig, now, window)
         ordered = sorted(cands.values(), key=lambda c: c.score, reverse=True)
         ordered = self._prefer_newer(_dedup(ordered))
-        ordered = affinity.reorder(
-            self.embedder.model_id, self.settings.affinity_weight, q.query, sig.qvec, ordered
+        weight = self.settings.affinity_weight * (
+            affinity.NAMED if sig.side and sig.side not in ROLES else 1.0
         )
+        ordered = affinity.reorder(self.embedder.model_id, weight, q.query, sig.qvec, ordered)
         if self.reranker and ordered:
             self._rerank(q.query, ordered)
         kept = [Candidate(m, vec, reserve=True) for m, _, vec in reserve if m.id not in cands]
