@@ -2219,3 +2219,26 @@ def test_a_systems_production_said_either_way_is_one() -> None:
 )
 def test_chinese_times_percentages_and_wan_are_read_as_said(text: str, numbers: set[str]) -> None:
     assert statement(text).numbers == numbers
+
+
+def test_a_spouses_mother_is_the_mother_in_law_and_the_couple_or_the_team_is_us() -> None:
+    assert _people(statement("My spouse's mother lives in Denver.")) == {"mother-in-law"}
+    assert (
+        _people(statement("我老婆的妈妈住在杭州。"))
+        == _people(statement("岳母住在杭州。"))
+        == {"mother-in-law"}
+    )
+    assert _people(statement("My mom's sister lives in Denver.")) == {
+        "mother",
+        "sister",
+    }  # no spouse: no in-law
+    assert (
+        decide("User's mother-in-law lives in Denver.", "My spouse's mother lives in Denver.") == "duplicate"
+    )
+    # the couple is "we": one anniversary
+    assert decide("我们的结婚纪念日是5月20号。", "5月20日是我和老公的结婚纪念日。") == "duplicate"
+    # the team is ours where the other side names no one
+    assert decide("用户团队每天上午9:30开站会。", "站会：每天早上9:30", 0.97, 0.97) == "duplicate"
+    # ... but not where it names someone else
+    assert decide("The team deploys on Thursdays.", "Sam deploys on Thursdays.", 0.97, 0.97) == "distinct"
+    assert decide("My wife runs every morning.", "My sister runs every morning.", 0.97, 0.97) == "distinct"

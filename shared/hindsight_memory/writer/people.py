@@ -17,7 +17,7 @@ _THING_MANAGER = re.compile(
 def people(s: Statement) -> frozenset[str]:
     """The words naming someone else in a statement ('wife', '妹妹'...)."""
     if s.cjk:
-        found, text = set(), s.text
+        found, text = set(), _IN_LAW_ZH.sub(_in_law_zh, s.text)
         for w in OTHER_PERSON_ZH:
             if w in text:
                 found.add(OTHER_PERSON[w])
@@ -25,6 +25,7 @@ def people(s: Statement) -> frozenset[str]:
         return frozenset(found)
     # a package manager is no person, nor is the user as a kid ("allergic since I was a kid")
     text = _AS_A_KID.sub(" ", _THING_MANAGER.sub(" ", s.body.casefold()))
+    text = _SPOUSE_POSS.sub(lambda m: f"{_IN_LAW_OF[m.group(1)]}-in-law", text)
     in_law = set(_IN_LAW.findall(text))  # a mother-in-law is not the mother
     words = [READ_AS.get(w, w) for w in re.findall(r"[a-z]+", _IN_LAW.sub(" ", text))]  # "mgr" is the manager
     found = {OTHER_PERSON[w] for w in (*words, *(w[:-1] for w in words)) if w in OTHER_PERSON}
@@ -32,6 +33,20 @@ def people(s: Statement) -> frozenset[str]:
 
 
 _IN_LAW = re.compile(r"\b[a-z]+-in-laws?\b")
+# a spouse's mother is the mother-in-law ("My spouse's mother lives in Denver", 我老婆的妈妈住在杭州)
+_SPOUSE = r"(?:wife|husband|spouse|partner)(?:\s+poss|'s|’s)\s+"
+_IN_LAW_OF = {"mother": "mother", "mom": "mother", "mum": "mother", "father": "father", "dad": "father"}
+_IN_LAW_OF |= {"parents": "parent", "parent": "parent"}
+_SPOUSE_POSS = re.compile(rf"\b{_SPOUSE}({'|'.join(_IN_LAW_OF)})\b")
+_IN_LAW_ZH = re.compile(r"(?:老婆|妻子|媳妇|太太|爱人|老公|丈夫)的(妈妈|母亲|妈|爸爸|父亲|爸|父母|爸妈)")
+
+
+def _in_law_zh(m: re.Match[str]) -> str:
+    return {"妈妈": "岳母", "母亲": "岳母", "妈": "岳母", "父母": "岳父母", "爸妈": "岳父母"}.get(
+        m.group(1), "岳父"
+    )
+
+
 _AS_A_KID = re.compile(
     r"\b(?:as|since (?:i was|we were)|when (?:i was|we were)) (?:a |little )?(?:kid|child)s?\b"
 )
@@ -47,15 +62,19 @@ def someone_else(old: Statement, new: Statement) -> bool:
 
 
 def _our_team(old: Statement, new: Statement, a: frozenset[str], b: frozenset[str]) -> bool:
-    """The team on one side and "we" / "our" / 我们 on the other: the user's team is us ("The team deploys on
-    Thursdays" / "We deploy every Thursday", 团队每周五发版 / 我们每周五上线)."""
-    if a ^ b != {"team"}:
+    """The team, or the spouse, on one side and "we" / "our" / 我们 on the other: the user's team is us, and so is
+    the couple ("The team deploys on Thursdays" / "We deploy every Thursday", 团队每周五发版 / 我们每周五上线, "我和老公的
+    结婚纪念日" / "我们俩的结婚纪念日"). The team is also the user's where the other side names no one at all ("The team
+    deploys to production on Thursdays" / "prod deploys happen every Thursday")."""
+    if len(a ^ b) != 1 or not (a ^ b) <= _US_TOO:
         return False
-    us = new if "team" in a else old
-    return bool(_US.search(us.body))
+    who = next(iter(a ^ b))
+    us = new if who in a else old
+    return bool(_US.search(us.body)) or (who == "team" and not (a & b) and not us.names)
 
 
-_US = re.compile(r"\b(?:we|our|us|we're|we've)\b|我们|咱们|用户所在", re.IGNORECASE)
+_US = re.compile(r"\b(?:we|our|us|we're|we've)\b|我们|咱们|我俩|用户所在", re.IGNORECASE)
+_US_TOO = frozenset({"team", "spouse", "wife", "husband", "partner"})
 
 
 # A word for someone that another names more closely: 爱人 a wife or a husband ("我老婆叫李娜" / "我爱人叫李娜"), a
