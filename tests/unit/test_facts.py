@@ -2242,3 +2242,25 @@ def test_a_spouses_mother_is_the_mother_in_law_and_the_couple_or_the_team_is_us(
     # ... but not where it names someone else
     assert decide("The team deploys on Thursdays.", "Sam deploys on Thursdays.", 0.97, 0.97) == "distinct"
     assert decide("My wife runs every morning.", "My sister runs every morning.", 0.97, 0.97) == "distinct"
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # another part of the day and something else besides: another habit or setting, the old one still holds
+        ("I take vitamin D every morning.", "I now take magnesium every evening.", "distinct"),
+        ("我每天早上吃维生素D。", "最近晚上开始吃镁片了。", "distinct"),
+        (
+            "Our thermostat is set to 68°F during the day.",
+            "We now set the thermostat to 62°F at night.",
+            "distinct",
+        ),
+        # the same one moved: only its when changed (a weekday, a clock time)
+        ("我每周三晚上上瑜伽课。", "瑜伽课改到周六上午了。", "update"),
+        ("I go to the gym every morning at 7am.", "I now go to the gym in the evening at 6pm.", "update"),
+    ],
+)
+def test_another_part_of_the_day_with_something_else_is_another_habit(
+    old: str, new: str, relation: str
+) -> None:
+    assert decide(old, new, 0.93, 0.93) == relation

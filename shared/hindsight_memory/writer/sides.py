@@ -89,7 +89,54 @@ def another_side_of_it(old_body: str, new_body: str, cjk: bool) -> str:
             and not one.search(new_body)
         ):
             return side
-    return ""
+    return _another_part_of_the_day(old_body, new_body, cjk)
+
+
+# Parts of the day. Another one with something else that differs too (not a time: a weekday or a clock time is the
+# when of the same thing) is another habit or setting, and the old one still holds: "I take vitamin D every morning"
+# / "I now take magnesium every evening", "thermostat 68°F during the day" / "62°F at night". With nothing else
+# changed it is the same one moved ("Yoga moved from Wednesday evenings to Saturday mornings").
+_PARTS = {
+    False: (
+        re.compile(r"\b(?:mornings?|breakfast)\b", re.I),
+        re.compile(r"\b(?:evenings?|nights?|nighttime|bedtime|before bed|dinner)\b", re.I),
+        re.compile(r"\b(?:daytime|during the day)\b", re.I),
+    ),
+    True: (
+        re.compile(r"早上|上午|早饭|早餐"),
+        re.compile(r"晚上|夜里|夜间|睡前|晚饭|晚餐"),
+        re.compile(r"白天"),
+    ),
+}
+_WHEN_VALUE = re.compile(
+    r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+    r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}[:：]\d{2}|[零一二两三四五六七八九十\d]{1,3}点半?",
+    re.I,
+)
+_PART_WORD = re.compile(r"[a-z][a-z-]+|\d[\d.,]*|[\u4e00-\u9fff]")
+_PART_LIGHT = frozenset(
+    "the a an my our i we is are at in on to of every each now no longer just started start starting set take "
+    "takes taking 我 们 的 了 在 是 每 天 都 现 开 始 最 近 改 成 换 到".split()
+)
+
+
+def _another_part_of_the_day(old_body: str, new_body: str, cjk: bool) -> str:
+    def says(body: str) -> list[bool]:
+        return [bool(p.search(body)) for p in _PARTS[cjk]]
+
+    def rest(body: str) -> set[str]:
+        for p in _PARTS[cjk]:
+            body = p.sub(" ", body)
+        return {w for w in _PART_WORD.findall(_WHEN_VALUE.sub(" ", body.casefold())) if w not in _PART_LIGHT}
+
+    old, new = says(old_body), says(new_body)
+    if not any(o and not n for o, n in zip(old, new, strict=True)) or not any(
+        n and not o for o, n in zip(old, new, strict=True)
+    ):
+        return ""
+    before, after = rest(old_body), rest(new_body)
+    least = 2 if cjk else 1  # one character is no other thing (上瑜伽课 / 瑜伽课改到周六上午)
+    return "part of the day" if len(before - after) >= least and len(after - before) >= least else ""
 
 
 # the value a change replaced, as the new statement names it: "now starts at 3 instead of 2", "from 9:30 to 10",
