@@ -2264,3 +2264,31 @@ def test_another_part_of_the_day_with_something_else_is_another_habit(
     old: str, new: str, relation: str
 ) -> None:
     assert decide(old, new, 0.93, 0.93) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # a role held by one at a time, named again with another name: its new holder
+        (
+            "Ethan's girlfriend is called Megan.",
+            "Ethan: my girlfriend Nora and I just hit six months.",
+            "update",
+        ),
+        (
+            "Nadia's manager is a guy called Steve.",
+            "Nadia: my manager Laura is the best boss ever.",
+            "update",
+        ),
+        ("阿东的女朋友叫小琳", "阿东：我和女朋友晓晴刚好在一起半年了", "update"),
+        # another person's, or the same holder again
+        (
+            "Ethan's girlfriend is called Megan.",
+            "Sam: my girlfriend Nora and I just hit six months.",
+            "distinct",
+        ),
+        ("My manager Laura approved my leave.", "My manager Laura's boss is Tom.", "distinct"),
+    ],
+)
+def test_another_holder_of_a_role_held_by_one_at_a_time(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, 0.9, 0.9) == relation

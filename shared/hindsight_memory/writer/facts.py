@@ -29,6 +29,7 @@ from .frames import TOKEN, new_count, new_number, tagged
 from .keys import key_changed, keyed_value
 from .lexicon import PROPOSED
 from .people import someone_else, someone_elses
+from .renamed import new_holder
 from .reworded import ALSO, DEICTIC, announces, reworded
 from .speakers import about_the_speaker, same_speaker
 from .stages import new_stage, other_stages
@@ -380,6 +381,8 @@ def _relate(
             return Verdict("update", OLDER)
         if numbers_changed and not (negation_changed or turned) and weighed_again(old, new):
             return Verdict("update", "the same weight weighed again")
+        if not (negation_changed or turned) and new_holder(old, new):
+            return Verdict("update", "another holder of the same role")
         # No sign of another fact or of a change, and no rewording the rules can see ("We run Postgres 15
         # for the prod DB"): the learned reader's turn. Never where a number or a negation differs.
         unread = not (numbers_changed or negation_changed or turned)
