@@ -2292,3 +2292,16 @@ def test_another_part_of_the_day_with_something_else_is_another_habit(
 )
 def test_another_holder_of_a_role_held_by_one_at_a_time(old: str, new: str, relation: str) -> None:
     assert decide(old, new, 0.9, 0.9) == relation
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("公网接口上传限制是10MB。", "内网接口上传上限已经调到50MB了。"),
+        ("I pay $15.49/month for Netflix.", "Spotify just increased my plan to $11.99/month."),
+        ("电费是用招行卡自动扣的。", "宽带费的自动扣款换成支付宝了。"),
+        ("家里WiFi密码是lanshan2023。", "访客WiFi的密码改成guest8888了。"),
+    ],
+)
+def test_a_change_of_another_member_of_a_kind_is_not_an_update(old: str, new: str) -> None:
+    assert decide(old, new, 0.9, 0.9) == "distinct"

@@ -185,6 +185,7 @@ CONTRASTS_EN = _kinds(
     "spring summer autumn|fall winter",
     "day|daytime|morning|mornings night|nights|nighttime|evening|evenings",
     "bike|bicycle motorcycle|motorbike scooter car",
+    "netflix spotify hulu youtube peacock audible",  # services named by brand: one plan is not another's
 )
 CONTRASTS_ZH = _kinds(
     "工作日 周末",
@@ -211,6 +212,9 @@ CONTRASTS_ZH = _kinds(
     "自行车|单车 电动车|电瓶车 摩托车 汽车|轿车",
     "左眼 右眼",
     "左耳 右耳",
+    "公网|外网 内网",
+    "家里|家用 访客",
+    "电费 水费 燃气费|煤气费 宽带费|网费 话费 物业费 房租",
 )
 
 # Words with one meaning read as one form (longest first): 星期三 / 礼拜三 / 周三, 母亲 / 妈妈.
