@@ -2305,3 +2305,25 @@ def test_another_holder_of_a_role_held_by_one_at_a_time(old: str, new: str, rela
 )
 def test_a_change_of_another_member_of_a_kind_is_not_an_update(old: str, new: str) -> None:
     assert decide(old, new, 0.9, 0.9) == "distinct"
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        (
+            "Post deploy notices in #deploys.",
+            "Post incident updates in #incidents.",
+            "distinct",
+        ),  # a noun, no change
+        (
+            "去东京的航班是5月12号上午11:40起飞。",
+            "从东京回来的航班改签到5月20号了。",
+            "distinct",
+        ),  # out and back
+        ("大刘住在杭州。", "大刘他爸妈刚搬到苏州了。", "distinct"),  # someone of theirs
+        ("我妈住在杭州。", "我妈的妹妹搬到苏州了。", "distinct"),
+        ("大刘住在杭州。", "大刘刚搬到苏州了。", "update"),  # his own move
+    ],
+)
+def test_news_of_another_thing_or_of_someone_of_theirs(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, 0.9, 0.9) == relation

@@ -214,6 +214,7 @@ CONTRASTS_ZH = _kinds(
     "左耳 右耳",
     "公网|外网 内网",
     "家里|家用 访客",
+    "去 回来|回程|返程",  # 去东京的航班 / 从东京回来的航班: the flight out and the flight back
     "电费 水费 燃气费|煤气费 宽带费|网费 话费 物业费 房租",
 )
 
@@ -329,7 +330,7 @@ OTHER_PERSON_ZH = tuple(sorted((w for w in OTHER_PERSON if has_cjk(w)), key=len,
 # Words announcing a change of value ("now", "no longer", "changed ... to", 改成, 不再, 搬到).
 CHANGE_EN = re.compile(
     # "now", but not after a duration ("been there a while now", "for years now": how long, no change)
-    r"\b(?:(?<!while )(?<!years )(?<!months )(?<!weeks )(?<!ages )now|no longer|any ?more|no more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|update[ds]?|correction|corrected|actually|"
+    r"\b(?:(?<!while )(?<!years )(?<!months )(?<!weeks )(?<!ages )now|no longer|any ?more|no more|changed|change[sd]?(?=\s+(?:\S+\s+){0,3}to\b)|changing|moved?|switched|(?<!status )(?<!incident )(?<!progress )(?<!weekly )(?<!daily )(?<!security )(?<!software )update[ds]?|correction|corrected|actually|"
     r"instead|(?-i:new|New(?!\s+[A-Z])|NEW)|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
     r"went (?:up|down)|grown(?!\s+up)|grew(?!\s+up)|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
     r"migrated|relocated|upped|bumped|swapped|shifted|reset|dropped|extended|shortened|reduced|scaled|renamed|expanded|"

@@ -101,6 +101,7 @@ _POSSESSED_EN = re.compile(r"\b([A-Za-z]+) poss ([a-z]+)(?: ([a-z]+))?")
 _USER = frozenset({"user", "users", "my", "our", "your", "i", "we"})
 _PRONOUN = re.compile(r"\b(?:he|she|his|her|him|they|their|them)\b|[他她]", re.IGNORECASE)
 _POSSESSED_ZH = re.compile("(" + "|".join(OTHER_PERSON_ZH) + ")的([\u4e00-\u9fff]{1,2})")
+_KIN_OF_ZH = re.compile("([\u4e00-\u9fff]{2,3}?)(?:的|他|她)(" + "|".join(OTHER_PERSON_ZH) + ")")
 
 
 def someone_elses(old: Statement, new: Statement) -> bool:
@@ -113,6 +114,11 @@ def someone_elses(old: Statement, new: Statement) -> bool:
     if _PRONOUN.search(old.text):
         return False
     if new.cjk:
+        # 大刘住在杭州 / 大刘他爸妈刚搬到苏州了: someone of theirs, whose news it is
+        if any(
+            who in old.text and OTHER_PERSON[kin] not in named for who, kin in _KIN_OF_ZH.findall(new.text)
+        ):
+            return True
         theirs = [
             (who, rest) for who, rest in _POSSESSED_ZH.findall(new.text) if OTHER_PERSON[who] not in named
         ]
