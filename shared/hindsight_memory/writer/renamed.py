@@ -2,7 +2,8 @@
 with no change word ("Ethan's girlfriend is called Megan." / "Ethan: my girlfriend Nora and I just hit six months
 together.", "Nadia's manager is a guy called Steve." / "Nadia: my manager Laura is the best boss I've ever had.",
 阿东的女朋友叫小琳 / 阿东：我和女朋友晓晴刚好在一起半年了). The new name stands right after the role or as its value,
-and is the only thing the two tell apart by name: "My doctor referred me to Dr. Patel" names someone else."""
+and neither name is in the other statement. Roles held by several at once (a doctor, a friend, a teacher) are not
+read: "My doctor referred me to Dr. Patel" names someone else."""
 
 import re
 
@@ -33,7 +34,7 @@ def _held(s: Statement) -> tuple[str, str, str] | None:
     if m is None:
         return None
     owner = (m.group("owner") or "").casefold()
-    if m.group("mine") or owner == "user":
+    if m.group("mine") or owner in ("user", "用户", "我"):
         # the speaker's own: a "Name: ..." turn, which the writer reads as "Name my girlfriend ..." beside a note
         # about that person (writer/speakers.py)
         lead = s.body[: m.start()].split()

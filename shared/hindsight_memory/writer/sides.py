@@ -73,7 +73,8 @@ _LIVES = {
 def another_side_of_it(old_body: str, new_body: str, cjk: bool) -> str:
     """ "time" or "place" when the old statement says only where and the new one only when, or the reverse; "time"
     when the old one says only how much of a medicine and the new one only when to take it; "place" when the old
-    one says what someone does at work and nothing of where, and the new one moves them to another office."""
+    one says what someone does at work and nothing of where, and the new one moves them to another office; "part of
+    the day" when the new one is of another part of the day and changes more than when (below)."""
     for side, (one, other) in (
         ("time", (_WHERE[cjk], _WHEN[cjk])),
         ("place", (_WHEN[cjk], _WHERE[cjk])),
