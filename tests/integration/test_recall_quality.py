@@ -295,3 +295,26 @@ def test_an_instruction_about_dates_comes_with_a_question_asking_for_one(chat):
         RecallQuery(namespace="u/dates", query="Where is the Montserrat Studios office?", explain=True)
     )
     assert not any(t["factors"].get("condition") for t in out.explain["results"])
+
+
+def test_two_instructions_about_dates_both_come_with_a_question_asking_for_one(chat):
+    # BEAM chats 18 and 20 hold two each: both say how the date is to be given, and the labelled one was not always
+    # the one the model read closer to the question
+    said = [
+        "user: Always format dates as Month Day, Year when I ask about scheduling details.",
+        "user: Always confirm dates and times explicitly when I ask about event scheduling.",
+        "user: Always include travel times when I ask about commuting.",
+        "user: I registered for the workflow workshop at the Media Center on March 15.",
+    ]
+    items = [
+        {"content": t, "session_id": "s1", "occurred_at": datetime(2024, 3, 1, 9, i, tzinfo=UTC)}
+        for i, t in enumerate(said)
+    ]
+    chat.store_memories(StoreRequest(namespace="u/dates2", items=items, wait=True))
+    out = chat.recall(
+        RecallQuery(namespace="u/dates2", query="What is the date of the workflow workshop?", explain=True)
+    )
+    applied = {t["id"] for t in out.explain["results"] if t["factors"].get("condition")}
+    contents = [m.content for m in out.memories]
+    assert {m.content for m in out.memories if m.id in applied} == set(said[:2]), out.explain["results"]
+    assert said[3] in contents and set(contents[-2:]) == set(said[:2]), contents

@@ -71,6 +71,10 @@ def test_the_instruction_made_for_the_questions_topic_takes_the_last_place():
     assert select([*talk[:2], made_for], query, 5, 0.3) == [*talk[:2], made_for]  # a short answer: last too
     assert select([*talk, made_for], query, 1, 0.3) == talk[:1]  # one result asked for: the best one
     assert select(talk, query, 5, 0.3) == talk[:5]  # none made for the topic: nothing joins
+    # two instructions on how to give dates, for a question asking for one: the last two places
+    other = cand("user: Always confirm dates explicitly when I ask about events.", 0.8, 0.7, True)
+    other.factors.update(condition=1.0, relevance=0.0)
+    assert select([*talk, made_for, other], query, 5, 0.3) == [*talk[:3], made_for, other]
 
 
 def test_a_standing_statement_far_from_the_request_stays_out():

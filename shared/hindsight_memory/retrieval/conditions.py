@@ -2,7 +2,9 @@
 changes in budget allocations when I ask about financial goals" to "What are my current financial goals for this
 year?". Its condition (what follows "when I ask about") is read against the question by the query-side model; the
 closest instruction at CONDITION_FLOOR or above takes the last place of the answer, so it never displaces the
-results ranked for the question itself. Measured on BEAM dev (README)."""
+results ranked for the question itself. A question asking for a date takes the instructions on how to give dates
+first, two of them where there are several ("Always format dates as ..." and "Always confirm dates and times ..."
+both hold for "the date of the workshop"), in the last two places. Measured on BEAM dev (README)."""
 
 import threading
 from collections.abc import Iterable
@@ -15,6 +17,7 @@ from ..standing import about_dates, asks_for_a_date, condition_of, standing_kind
 
 CONDITION_FLOOR = 0.85  # query-side cosine of condition and question; BEAM's unrelated pairs sat at 0.77-0.83
 CONDITION_POOL = 50  # standing memories read per recall (the namespace's closest to the question)
+DATED_MAX = 2  # instructions on how to give dates that join a question asking for one
 _CACHE_MAX = 4096  # condition embeddings kept per process
 
 
@@ -24,20 +27,24 @@ class Conditions:
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
-    def closest(self, standing: Iterable[Memory], qvec: np.ndarray, query: str = "") -> Memory | None:
-        """The instruction whose condition reads closest to the question, at the floor or above; first, one about
-        how to give dates for a question asking for one."""
+    def applying(self, standing: Iterable[Memory], qvec: np.ndarray, query: str = "") -> list[Memory]:
+        """The instruction whose condition reads closest to the question, at the floor or above; for a question
+        asking for a date, the instructions about how to give dates instead, the closest first (DATED_MAX)."""
         best: Memory | None = None
         best_cos = 0.0
-        dated = asks_for_a_date(query)  # read once per question, not per instruction
+        dated: list[tuple[float, Memory]] = []
+        asks_date = asks_for_a_date(query)  # read once per question, not per instruction
         for m in standing:
             condition = condition_of(m.content) if standing_kind(m.content) == "instruction" else ""
             if condition:
-                first = 1.0 if dated and about_dates(m.content, condition) else 0.0
-                cos = float(np.dot(self._vector(condition), qvec)) + first
-                if cos >= CONDITION_FLOOR and (best is None or cos > best_cos):
+                cos = float(np.dot(self._vector(condition), qvec))
+                if asks_date and about_dates(m.content, condition):
+                    dated.append((cos, m))
+                elif cos >= CONDITION_FLOOR and (best is None or cos > best_cos):
                     best, best_cos = m, cos
-        return best
+        if dated:
+            return [m for _, m in sorted(dated, key=lambda t: -t[0])[:DATED_MAX]]
+        return [best] if best is not None else []
 
     def _vector(self, condition: str) -> np.ndarray:
         with self._lock:

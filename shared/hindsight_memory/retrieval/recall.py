@@ -163,8 +163,8 @@ class Retriever:
         elif "vector" in q.channels:
             # Any other question: the standing instruction made for its topic, if one reads close enough.
             hits = self.store.vector_search(q.namespace, qvec, standing, CONDITION_POOL)
-            found = self.conditions.closest([m for m, _, _ in hits], qvec, q.query)
-            reserve = [h for h in hits if found is not None and h[0].id == found.id]
+            found = {m.id for m in self.conditions.applying([m for m, _, _ in hits], qvec, q.query)}
+            reserve = [h for h in hits if h[0].id in found]
             applies = {h[0].id for h in reserve}
         else:
             reserve = []

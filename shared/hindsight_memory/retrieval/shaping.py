@@ -35,9 +35,11 @@ def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[C
     top = [c for c in ordered if c.factors["relevance"] >= rest_floor][:k]
     if wants_standing(query):
         return with_standing(ordered_all, top, k, query)
-    # the instruction made for the question's topic (retrieval/conditions.py) takes the last place
+    # the instruction made for the question's topic (retrieval/conditions.py) takes the last place, or two
+    # instructions on how to give dates the last two
     applies = [c for c in ordered_all if c.factors.get("condition") and all(c is not t for t in top)]
-    return [*top[: k - 1], applies[0]] if applies and k > 1 else top
+    n = min(len(applies), k - 1)
+    return [*top[: k - n], *applies[:n]] if n > 0 else top
 
 
 def wants_standing(query: str) -> bool:
