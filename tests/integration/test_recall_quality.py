@@ -169,11 +169,7 @@ def test_the_instruction_made_for_the_topic_comes_before_one_that_only_reads_clo
         *(f"user: We watched {f} with the kids, what a movie to recommend to anyone." for f in films),
         *(f"user: My friend wants to watch {f} next, we should watch it together." for f in films),
     ]
-    items = [
-        {"content": t, "session_id": "s1", "occurred_at": datetime(2024, 6, 1, 10, i, tzinfo=UTC)}
-        for i, t in enumerate(said)
-    ]
-    chat.store_memories(StoreRequest(namespace="u/movies", items=items, wait=True))
+    _one_session(chat, "u/movies", said, datetime(2024, 6, 1, 10, tzinfo=UTC))
 
     out = chat.recall(
         RecallQuery(namespace="u/movies", query="What movies would you recommend for me to watch?")
@@ -214,6 +210,14 @@ CELLO = [
     "Priya: I'm thinking of buying a road bike for the triathlon, any brand you trust?",
     "Marcus: My brother swears by his secondhand Trek, he got it from a neighbour who moved away.",
 ]
+
+
+def _one_session(chat, namespace: str, said: list[str], start: datetime) -> None:
+    """The turns of one session, a minute apart from `start`."""
+    items = [
+        {"content": t, "session_id": "s1", "occurred_at": start.replace(minute=i)} for i, t in enumerate(said)
+    ]
+    chat.store_memories(StoreRequest(namespace=namespace, items=items, wait=True))
 
 
 def _recall_one_session(tmp_path, turns: list[str], question: str, top_k: int, **settings):
@@ -281,11 +285,7 @@ def test_an_instruction_about_dates_comes_with_a_question_asking_for_one(chat):
         "user: My pitch meeting at Montserrat Studios is on March 14 at 10 am.",
         "user: The studio is on the third floor of the old cannery building.",
     ]
-    items = [
-        {"content": t, "session_id": "s1", "occurred_at": datetime(2024, 3, 1, 9, i, tzinfo=UTC)}
-        for i, t in enumerate(said)
-    ]
-    chat.store_memories(StoreRequest(namespace="u/dates", items=items, wait=True))
+    _one_session(chat, "u/dates", said, datetime(2024, 3, 1, 9, tzinfo=UTC))
     out = chat.recall(
         RecallQuery(namespace="u/dates", query="When is my meeting at Montserrat Studios?", explain=True)
     )
@@ -306,11 +306,7 @@ def test_two_instructions_about_dates_both_come_with_a_question_asking_for_one(c
         "user: Always include travel times when I ask about commuting.",
         "user: I registered for the workflow workshop at the Media Center on March 15.",
     ]
-    items = [
-        {"content": t, "session_id": "s1", "occurred_at": datetime(2024, 3, 1, 9, i, tzinfo=UTC)}
-        for i, t in enumerate(said)
-    ]
-    chat.store_memories(StoreRequest(namespace="u/dates2", items=items, wait=True))
+    _one_session(chat, "u/dates2", said, datetime(2024, 3, 1, 9, tzinfo=UTC))
     out = chat.recall(
         RecallQuery(namespace="u/dates2", query="What is the date of the workflow workshop?", explain=True)
     )
