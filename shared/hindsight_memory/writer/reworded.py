@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from .clock import clock_fold
 from .frames import in_place, tagged
-from .lexicon import CONTRASTS_EN, CONTRASTS_ZH, ENDED, PRESENT, ZH_OPPOSITES
+from .kinds import CONTRASTS_EN, CONTRASTS_ZH
+from .lexicon import ENDED, PRESENT, ZH_OPPOSITES
 from .names import names_differ, spelled_places
 from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem
 from .thresholds import Thresholds

@@ -1,0 +1,68 @@
+"""Kinds of things whose members are other things (writer/reworded.py, writer/changed.py): one member put in another's
+place is never a rewording of it, and a change naming one after a statement of another is a change of that other one
+("home" / "guest" Wi-Fi, weekdays / weekends, Netflix / Spotify, 电费 / 宽带费)."""
+
+
+def _kinds(*groups: str) -> list[list[list[str]]]:
+    """Groups of members separated by spaces, a member's synonyms by "|"."""
+    return [[member.split("|") for member in group.split()] for group in groups]
+
+
+CONTRASTS_EN = _kinds(
+    "weekday|weekdays|school night|school nights|weeknight|weeknights weekend|weekends",
+    "home guest",
+    "personal work|business side",
+    "staging production|prod dev|development sandbox",
+    "primary backup replica",
+    "frontend backend",
+    "inbound|incoming outbound|outgoing",
+    "checking savings",
+    "debit credit",
+    "internal external",
+    "public private",
+    "upstairs downstairs",
+    "husband wife",
+    "son daughter",
+    "mom|mother|mum dad|father",
+    "brother sister",
+    "aunt uncle",
+    "niece nephew",
+    "daily weekly monthly yearly|annual",
+    "day|days week|weeks month|months year|years",
+    "dog|dogs|puppy cat|cats|kitten rabbit|rabbits|bunny hamster|hamsters",
+    "red orange yellow green blue purple black white grey|gray pink brown",
+    "spring summer autumn|fall winter",
+    "day|daytime|morning|mornings night|nights|nighttime|evening|evenings",
+    "bike|bicycle motorcycle|motorbike scooter car",
+    "netflix spotify hulu youtube peacock audible",  # services named by brand: one plan is not another's
+)
+CONTRASTS_ZH = _kinds(
+    "工作日 周末",
+    "出差 旅游|旅行",
+    "公司|单位 副业|个人",
+    "工作 家里|家用|私人",
+    "测试环境|测试 生产环境|线上|生产 预发",
+    "前端 后端",
+    "儿子 女儿|闺女",
+    "丈夫|老公|先生 妻子|老婆|太太|爱人",
+    "爸爸|父亲|爸 妈妈|母亲|妈",
+    "哥哥 弟弟 姐姐 妹妹",
+    "爷爷 奶奶 外公|姥爷 外婆|姥姥",
+    "每日|每天 每周|每星期 每月|每个月 每年",
+    "以前 现在",
+    "移动 联通 电信 广电",
+    "花呗 借呗",
+    "栋 楼",
+    "狗 猫 兔 仓鼠",
+    "红色 橙色 黄色 绿色 蓝色 紫色 黑色 白色 灰色 粉色 棕色",
+    "春天|春季 夏天|夏季 秋天|秋季 冬天|冬季",
+    "白天|早上|上午 晚上|夜里|夜间",
+    "上学|开学|上学期间 暑假|寒假|假期|放假",
+    "自行车|单车 电动车|电瓶车 摩托车 汽车|轿车",
+    "左眼 右眼",
+    "左耳 右耳",
+    "公网|外网 内网",
+    "家里|家用 访客",
+    "去 回来|回程|返程",  # 去东京的航班 / 从东京回来的航班: the flight out and the flight back
+    "电费 水费 燃气费|煤气费 宽带费|网费 话费 物业费 房租",
+)
