@@ -16,7 +16,7 @@ the thing now is (`someone_elses_now`) and one change told twice (`told_twice`).
 
 import re
 
-from .frames import WHICH_ONE, tagged
+from .frames import WEEKDAY, WHICH_ONE, tagged
 from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON, PRESENT, THE_USER_ZH
 from .reworded import has_word, member_swapped
 from .sides import FROM_TO_ZH, another_kind_of_value, another_side_of_it, its_old_value_elsewhere
@@ -335,7 +335,7 @@ def someone_elses_now(old_body: str, new_body: str, cjk: bool) -> str:
     if said := _the_value_owns_it(old_body, new_body, cjk):
         return said
     named = None if cjk else _THEIR_OWN.match(new_body)
-    if not named or _DAY.fullmatch(named.group(1)) or not _I[cjk].match(old_body.strip()):
+    if not named or WEEKDAY.fullmatch(named.group(1)) or not _I[cjk].match(old_body.strip()):
         return ""
     return "" if has_word(old_body.casefold(), named.group(1).casefold(), cjk) else named.group(1)
 
@@ -381,7 +381,7 @@ def _another_name_does_it(old_body: str, new_body: str) -> str:
     """Another named person now doing what the old statement's person does: "Priya now reports to Lisa" after
     "Mark reports to Lisa" (two people can; a role held by one, "Tom is the on-call engineer", is said with "is")."""
     a, b = _NAMED_DOER.match(old_body), _NAMED_DOER.match(new_body)
-    if not (a and b) or _DAY.fullmatch(a.group(1)) or _DAY.fullmatch(b.group(1)):
+    if not (a and b) or WEEKDAY.fullmatch(a.group(1)) or WEEKDAY.fullmatch(b.group(1)):
         return ""
     (x, did), (y, does) = a.groups(), b.groups()
     if x == y or did in _NO_DOING or does in _NO_DOING or did[:4] != does[:4]:
@@ -393,17 +393,18 @@ def _another_name_does_it(old_body: str, new_body: str) -> str:
 _LETTERED = re.compile(
     r"\b(?i:room|building|gate|terminal|wing|block|zone|tower|unit|plan|option|phase|lot|hall)\s+[A-Z]\d*\b"
 )
-# a day of the week says when, often before the change word ("every other Thursday at 11am from now on")
-_DAY = re.compile(
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:周|星期|礼拜)[一二三四五六日天]", re.IGNORECASE
-)
 
 
 def _another_numbered(old_body: str, before: str) -> str:
     """Another one by its number before the change word ("Sprint 15's end date was pushed" after "Sprint 14 ends",
     五楼会议室新装了 after 三楼会议室, 四季度 after 三季度); a number after it is the new value ("moved to Room 102")."""
+    # a weekday says when, not which one ("every other Thursday at 11am from now on")
     mine, theirs = (
-        {w.casefold() for w in (*WHICH_ONE.findall(text), *_LETTERED.findall(text)) if not _DAY.fullmatch(w)}
+        {
+            w.casefold()
+            for w in (*WHICH_ONE.findall(text), *_LETTERED.findall(text))
+            if not WEEKDAY.fullmatch(w)
+        }
         for text in (before, old_body)
     )
     return sorted(mine)[0] if mine and theirs and not mine & theirs else ""

@@ -200,7 +200,7 @@ def new_count(old: Statement, new: Statement) -> bool:
 # A number that names which one rather than how much or when (Room 101, v2, 第二季度, 二楼, week 3), or a day of a
 # weekly schedule (周五 / 周一: both may hold): the same words with another such number are another thing.
 # a weekday names which class or shift of a schedule (瑜伽课在周三 / 周四 are two)
-_WEEKDAY = re.compile(
+WEEKDAY = re.compile(
     r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE
 )
 WHICH_ONE = re.compile(
@@ -208,7 +208,7 @@ WHICH_ONE = re.compile(
     r"|episode|day|week|ticket|issue|pr|order|invoice|case|bug|incident|build|job|task|table|seat|row|apartment|apt"
     r"|unit|lot|bus|line|route|platform|channel|lane|zone|exit)\s*#?\d+|#\s*\d+|第[一二三四五六七八九十\d]+"
     r"|(?<![一二三四五六七八九十\d])[一二三四五六七八九十\d]+号?(?:楼|层|会议室|季度|期|线|门|床|桌|房|车厢|站台)|"
-    + _WEEKDAY.pattern,
+    + WEEKDAY.pattern,
     re.IGNORECASE,
 )
 # a number after a name or before what it numbers: "Flight 432", "TP 1357", "the 101 bus"
@@ -261,7 +261,7 @@ def _said_of_the_same_subject(texts: tuple[str, str]) -> bool:
     """Both statements name their subject in the same words and numbers (A项目 / B项目 are two), and no weekday is
     among them (a weekday names which class or shift: 瑜伽课在周三 / 周四 were two)."""
     subjects = [_PREDICATE.search(t) for t in texts]
-    if any(m is None for m in subjects) or any(_WEEKDAY.search(t) for t in texts):
+    if any(m is None for m in subjects) or any(WEEKDAY.search(t) for t in texts):
         return False
     return (
         len({frozenset(statement(t[: m.start()]).words) for t, m in zip(texts, subjects, strict=True) if m})

@@ -39,12 +39,12 @@ _IN_LAW_OF = {"mother": "mother", "mom": "mother", "mum": "mother", "father": "f
 _IN_LAW_OF |= {"parents": "parent", "parent": "parent"}
 _SPOUSE_POSS = re.compile(rf"\b{_SPOUSE}({'|'.join(_IN_LAW_OF)})\b")
 _IN_LAW_ZH = re.compile(r"(?:老婆|妻子|媳妇|太太|爱人|老公|丈夫)的(妈妈|母亲|妈|爸爸|父亲|爸|父母|爸妈)")
+# the in-law each names (a father, 岳父, otherwise)
+_IN_LAW_ZH_OF = {"妈妈": "岳母", "母亲": "岳母", "妈": "岳母", "父母": "岳父母", "爸妈": "岳父母"}
 
 
 def _in_law_zh(m: re.Match[str]) -> str:
-    return {"妈妈": "岳母", "母亲": "岳母", "妈": "岳母", "父母": "岳父母", "爸妈": "岳父母"}.get(
-        m.group(1), "岳父"
-    )
+    return _IN_LAW_ZH_OF.get(m.group(1), "岳父")
 
 
 _AS_A_KID = re.compile(

@@ -6,6 +6,7 @@ Ortiz")."""
 
 import re
 
+from .frames import WEEKDAY
 from .statements import statement
 
 # When and where: a new time of something whose place was noted, or a new place of something whose time was, is
@@ -110,8 +111,8 @@ _PARTS = {
     ),
 }
 _WHEN_VALUE = re.compile(
-    r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
-    r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}[:：]\d{2}|[零一二两三四五六七八九十\d]{1,3}点半?",
+    WEEKDAY.pattern
+    + r"|\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}[:：]\d{2}|[零一二两三四五六七八九十\d]{1,3}点半?",
     re.I,
 )
 _PART_WORD = re.compile(r"[a-z][a-z-]+|\d[\d.,]*|[\u4e00-\u9fff]")
