@@ -2174,6 +2174,18 @@ def test_what_is_not_told_again(old: str, new: str, cosine: float, sharper: floa
     assert decide(old, new, cosine=cosine, sharper=sharper) == relation
 
 
+@pytest.mark.parametrize(
+    ("past", "present", "new"),
+    [
+        ("用户以前学过日语。", "用户在学日语。", "用户现在改学韩语了。"),
+        ("I used to live in Boston.", "I live in Boston.", "I now live in Denver."),
+    ],
+)
+def test_news_of_today_does_not_end_what_was_so_once(past: str, present: str, new: str) -> None:
+    assert decide(past, new) == "distinct"
+    assert decide(present, new) == "update"
+
+
 def test_a_code_reads_alike_after_a_chinese_word_or_a_colon() -> None:
     # "是bluebird42" and "：bluebird42" are one code: a word boundary inside Chinese text split only one of them
     a, b = statement("路由器密码是bluebird42。"), statement("路由器密码：bluebird42")

@@ -30,7 +30,7 @@ from .keys import key_changed, keyed_value
 from .lexicon import PROPOSED
 from .people import someone_else, someone_elses
 from .renamed import new_holder
-from .retold import both_stopped, told_again
+from .retold import both_stopped, of_the_past, told_again
 from .reworded import ALSO, DEICTIC, announces, reworded
 from .speakers import about_the_speaker, same_speaker
 from .stages import new_stage, other_stages
@@ -366,6 +366,8 @@ def _relate(
         return Verdict("distinct", "another person's of the same kind")
     if _occasion(old, new) or _occasion(new, old):  # "on call every fourth week" / "on call this week"
         return Verdict("distinct", "a rule and one occasion")
+    if announced and of_the_past(old, new):  # "用户以前学过日语" / "用户现在在学日语": both true
+        return Verdict("distinct", "the old one tells the past")
     if _OLD.search(old.body) and _NEW.search(new.body) and not _NEW.search(old.body):
         return Verdict("distinct", "the old one and the new one")  # "My old laptop" / "My new laptop": two
     if not (announced or same_slot):

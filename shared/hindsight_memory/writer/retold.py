@@ -1,5 +1,8 @@
-"""A change told again (writer/facts.py): the new statement says the change, or the state, that the old one already
-holds, so its change word announces nothing. Taken for news, each of these superseded a memory saying the same."""
+"""A change word that changes nothing the old statement holds (writer/facts.py): the new statement retells the
+change, or the state, the old one already holds (`told_again`), or the old one tells the past, which no news of
+today ends (`of_the_past`). Taken for news, each of these superseded a memory still true."""
+
+import re
 
 from .lexicon import PRESENT
 from .sides import FROM_TO_ZH
@@ -37,3 +40,18 @@ def told_twice(old: Statement, new: Statement) -> bool:
         return bool(a.group(2)) and a.groups() == b.groups()
     names = set(old.names)  # the capitalised words inside a sentence (statements.capitalised)
     return len(names) >= 2 and names == set(new.names)
+
+
+# what was so once, said as such: "I used to live in Boston", 我以前学过日语 ("I lived in Boston" is no such mark: a
+# past tense often only tells when it was said)
+_PAST = re.compile(
+    r"\b(?:used to|as a kid|as a child|when I was|back in (?:college|school|high school|the day))\b"
+    r"|以前|曾经|小时候|上学的时候|大学时",
+    re.IGNORECASE,
+)
+
+
+def of_the_past(old: Statement, new: Statement) -> bool:
+    """The old statement tells what was so once, the new one does not: "用户以前学过日语" stays true beside
+    "用户现在在学日语"."""
+    return bool(_PAST.search(old.body)) and not _PAST.search(new.body)
