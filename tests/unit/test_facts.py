@@ -86,6 +86,36 @@ def test_the_same_entity_and_a_new_number_is_an_update_even_without_a_change_wor
     assert decide("My budget is 5000", "The budget: 8000 dollars", 0.9, 0.9, entities=["budget"]) == "update"
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a reason told after the new value is no other fact
+        ("My rent is $1,450 a month.", "My rent is $1,600 a month since the lease renewal."),
+        (
+            "Our flight to Lima is on the 3rd.",
+            "Our flight to Lima is on the 7th, I checked the confirmation email.",
+        ),
+        ("我房租每月3500", "我房租每月3800，续约之后就是这个数"),
+        # a bare number after 每月 is an amount
+        ("我房租每月3500", "我房租每月3800"),
+    ],
+)
+def test_another_number_in_the_same_words_and_a_reason(old: str, new: str) -> None:
+    assert decide(old, new, 0.94, 0.94) == "update"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the words before the break hold another thing
+        ("I pay $15 a month for Netflix.", "I pay $20 a month, for Netflix and Hulu together."),
+        ("I take the 8:10 bus to work.", "I take the 17:45 bus, home from work."),
+    ],
+)
+def test_a_reason_does_not_hide_another_thing(old: str, new: str) -> None:
+    assert decide(old, new, 0.94, 0.94) != "update"
+
+
 def test_a_cosine_below_the_configured_floor_never_merges():
     th = Thresholds(candidate=0.5, synonym=0.9, addition=0.9, verb_synonym=0.9, merge_floor=1.01)
     verdict = relate(statement("We water the plants"), statement("we water the plants."), 0.99, th)

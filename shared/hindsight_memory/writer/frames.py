@@ -218,7 +218,9 @@ _NAMED_NUMBER = re.compile(r"\b[A-Z][A-Za-z]*\.?\s+#?\d+\b|\b\d+\s+(?:bus|line|r
 _AMOUNT_SAID = re.compile(
     r"[$€£¥]\s*\d|\d\s*(?:%|(?:kg|kgs|kilos?|lbs?|pounds?|km|miles?|cm|mm|g|mg|mcg|ml|gb|mb|tb|hours?|hrs?|minutes?"
     r"|mins?|seconds?|secs?|days?|weeks?|months?|years?|yrs?|dollars?|euros?|yuan|rmb|mbps|gbps)\b)"
-    r"|(?<![两\d一二三四五六七八九十百千])[两\d一二三四五六七八九十百千]+(?:万|千)|\d\s*(?:元|块|公斤|斤|克|米|公里|兆|分钟|小时|天|周|个月|年|岁|度)",
+    r"|(?<![两\d一二三四五六七八九十百千])[两\d一二三四五六七八九十百千]+(?:万|千)|\d\s*(?:元|块|公斤|斤|克|米|公里|兆|分钟|小时|天|周|个月|年|岁|度)"
+    # a rate: 房租每月3500, 月费30, 3500/月
+    r"|(?:每个?|一个)(?:月|年|周|天|小时)\s*\d|月费\s*\d|\d\s*/\s*(?:月|年|小时|mo|month|hr|hour|h)\b",
     re.IGNORECASE,
 )
 # once more, one more: "I walk the dog again at 6 PM", "我下下周四也值班"
@@ -231,6 +233,11 @@ def new_number(old: Statement, new: Statement) -> bool:
     none distinct once numbers that name which one, weekdays, "again" and bare numbers were set aside (those were 13
     distinct and 100 updates); of those, a number changed only in what is said of the subject ("Our office is on
     the 12th floor") was 6 updates and no distinct pair on 2026-12-05."""
+    # a reason told after the new value is no other fact: "My rent is $1,600 a month since the lease renewal",
+    # "我房租每月3800，续约之后就是这个数"
+    told = _before_a_reason(new.text)
+    if told != new.text:
+        new = statement(told)
     # a letter of a code read apart from its digits ("4B", "7A") is part of the number
     words = [
         {w for w in s.words if not w.startswith("#") and not _CODE_LETTER.fullmatch(w)} for s in (old, new)
@@ -248,6 +255,17 @@ def new_number(old: Statement, new: Statement) -> bool:
 
 
 _CODE_LETTER = re.compile(r"[a-z]")
+# a clause after a statement's first number: what follows a comma, "since", "because"...
+_REASON = re.compile(
+    r"(?<=\d)(?:[^,，;；]|,(?=\d))*?(?:,(?!\d)|[，;；]|\s(?=(?:since|because|after|as of|so)\s)|\s(?=[—–]\s))",
+    re.I,
+)
+
+
+def _before_a_reason(text: str) -> str:
+    m = _REASON.search(text)
+    return text[: m.end()].rstrip(",，;； ") if m else text
+
 
 # where a statement starts saying something of its subject
 _PREDICATE = re.compile(
