@@ -109,6 +109,27 @@ def test_a_change_of_another_one_of_the_same_kind_supersedes_nothing(gateway, ol
     assert len({m["id"] for m in recall(gateway, ns, old, top_k=5)}) == 2  # both current, both found
 
 
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("User lives in Austin, TX.", "just moved to denver last month"),
+        ("我住在北京朝阳区。", "上个月搬到了杭州西湖区。"),
+        ("Works as a product manager at Stripe.", "Just started a new job as head of product at Notion."),
+    ],
+)
+def test_a_move_or_a_new_job_said_without_a_subject_supersedes_the_old_one(gateway, old, new):
+    # the two share almost no words: the fact slot (where the user lives, works) finds and decides it
+    ns = f"me/{len(old)}-{len(new)}"
+    first = store(gateway, ns, {"content": old})
+    res = store(gateway, ns, {"content": new})
+    assert res["superseded"] == 1 and res["deduplicated"] == 0
+    # a sister's move is hers
+    sister = store(gateway, ns, {"content": "My sister moved to Leeds."})
+    assert sister["superseded"] == 0 and sister["deduplicated"] == 0
+    found = {m["id"] for m in recall(gateway, ns, new, top_k=5)}
+    assert res["ids"][0] in found and first["ids"][0] not in found
+
+
 def test_an_allergy_added_to_a_list_is_never_merged_away(gateway):
     ns = "dan/health"
     first = store(gateway, ns, {"content": "I'm allergic to peanuts."})

@@ -73,6 +73,23 @@ def test_a_turn_is_kept_as_its_speaker_said_it(content, speaker, kept):
         ("My sister is in town", None),
         ("Budget: 5000", "budget"),
         ("I went to the park", None),
+        # where one lives and works, said with no subject as people write of themselves
+        ("just moved to denver last month", "residence"),
+        ("上个月搬到了杭州西湖区。", "residence"),
+        ("刚搬完家，现在住海淀了。", "residence"),
+        ("上个月搬到了新办公室。", None),
+        ("just moved to the cloud", None),
+        ("已经从华为离职了，现在在字节做产品经理。", "workplace"),
+        ("Just started a new job as head of product at Notion.", "workplace"),
+        ("Works as a product manager at Stripe.", "workplace"),
+        ("用户在阿里做 P7 工程师。", "workplace"),
+        ("我上个月调到了风控组。", "workplace"),
+        ("我在家做饭。", None),
+        # someone named, or of the family
+        ("Gabe lives in Austin, near Zilker Park.", "gabe: residence"),
+        ("Gabe: moved to Denver last month", "gabe: residence"),
+        ("My sister moved to Leeds.", "sister: residence"),
+        ("我妈今年春天搬回老家宜昌了。", "妈: residence"),
     ],
 )
 def test_fact_slots(text, slot):
