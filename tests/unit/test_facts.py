@@ -116,6 +116,33 @@ def test_a_reason_does_not_hide_another_thing(old: str, new: str) -> None:
     assert decide(old, new, 0.94, 0.94) != "update"
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Editor: Sublime Text", "switched to Neovim full time"),
+        ("浏览器：Firefox", "我现在改用 Chrome 了。"),
+        ("团队沟通用钉钉。", "公司从钉钉切到飞书了。"),
+        ("Our cloud provider is AWS.", "Finished the move to GCP last month and shut AWS down."),
+    ],
+)
+def test_a_change_to_another_of_a_kind_used_one_at_a_time_is_an_update(old: str, new: str) -> None:
+    # the two share few words and e5 reads them no closer than any two sentences of one life (0.81-0.92)
+    assert decide(old, new, 0.83, 0.83) == "update"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My wife has an iPhone.", "I switched to a Pixel."),  # someone else's
+        ("I use VS Code for work.", "I switched to Vim for my side projects."),  # another use
+        ("Our prod database is Postgres.", "We moved analytics to ClickHouse."),  # another thing moved
+        ("I keep my notes in Notion.", "I moved my journal to Obsidian."),
+    ],
+)
+def test_another_of_its_kind_for_someone_else_or_another_use_supersedes_nothing(old: str, new: str) -> None:
+    assert decide(old, new, 0.87, 0.87) == "distinct"
+
+
 def test_a_cosine_below_the_configured_floor_never_merges():
     th = Thresholds(candidate=0.5, synonym=0.9, addition=0.9, verb_synonym=0.9, merge_floor=1.01)
     verdict = relate(statement("We water the plants"), statement("we water the plants."), 0.99, th)

@@ -29,6 +29,7 @@ from .frames import TOKEN, new_count, new_number, tagged
 from .keys import key_changed, keyed_value
 from .lexicon import PROPOSED
 from .people import someone_else, someone_elses
+from .products import another_of_its_kind
 from .renamed import new_holder
 from .retold import both_stopped, of_the_past, told_again
 from .reworded import ALSO, DEICTIC, announces, reworded
@@ -327,7 +328,7 @@ def _relate(
     )
     if _same_text(old.text, new.text):
         return Verdict("duplicate", "same text")
-    if cosine < th.candidate + shift and not same_slot:
+    if cosine < th.candidate + shift and not same_slot and not another_of_its_kind(old, new):
         return Verdict("distinct", "not close enough")
     # "👍" / "👎", "..." / "???": no word to tell them apart by, nor to call them alike
     if not old.words and not new.words:
@@ -393,10 +394,11 @@ def _relate(
         return Verdict("distinct", "states something else, no sign of a change")
     if announced and not same_slot and (thing := another_thing_changed(old.body, new.body, new.cjk)):
         return Verdict("distinct", f"a change of another one: {thing}")  # "DB timeout" / "API timeout"
-    if not same_slot and _overlap(old, new) < CHANGE_OVERLAP:
+    if not same_slot and _overlap(old, new) < CHANGE_OVERLAP and not another_of_its_kind(old, new):
         # e5 puts any two sentences of one person's life above the candidate cosine: a change word ("moved",
         # 搬到) in a sentence that shares few content words with the old one is news about something else.
-        # Kept apart, both stay recallable; a wrong supersede would hide a true fact.
+        # Kept apart, both stay recallable; a wrong supersede would hide a true fact. Unless it changes to
+        # another of a kind one uses one at a time ("Editor: Sublime Text" / "switched to Neovim").
         return Verdict("distinct", "a change of something else: few words in common")
     if not (same_slot or negation_changed) and ALSO.search(new.body) and not ALSO.search(old.body):
         # "小雅会弹吉他" / "小雅：我最近也在学钢琴，吉他还在弹": one more thing, the old one still true

@@ -1,0 +1,108 @@
+"""Things one uses one of at a time, by name (writer/facts.py): a change to another of the kind is a new value of
+the old statement's fact however few words the two share ("Editor: Sublime Text" / "switched to Neovim full time",
+浏览器：Firefox / 我现在改用 Chrome 了, 团队沟通用钉钉 / 公司从钉钉切到飞书了). Services one may hold several of at once
+(streaming, banks) are not here: writer/kinds.py keeps those apart."""
+
+import re
+from functools import cache
+
+from .people import someone_else
+from .reworded import announces
+from .statements import Statement
+
+# kind: members, a member's other names after "|", "_" for a space; a name written with a capital is matched as
+# written ("Linear", "Teams", "Edge": words too)
+_KINDS = {
+    "editor": "vs_code|vscode|visual_studio_code vim neovim|nvim emacs sublime_text|sublime intellij|intellij_idea "
+    "pycharm webstorm goland xcode android_studio Atom Zed Cursor notepad++",
+    "browser": "chrome|google_chrome firefox safari Edge|microsoft_edge brave Arc Opera vivaldi",
+    "phone": "iphone pixel Galaxy|samsung_galaxy|samsung oneplus 华为mate|华为_mate|Mate pura|华为pura 华为p40|p40 "
+    "小米14|小米_14|xiaomi oppo vivo 荣耀|honor",
+    "database": "postgres|postgresql|PG mysql mariadb sqlite mongodb|mongo Oracle sql_server|mssql dynamodb "
+    "clickhouse cockroachdb tidb",
+    "cloud": "AWS|amazon_web_services GCP|google_cloud Azure 阿里云 腾讯云 华为云 digitalocean hetzner linode heroku",
+    "chat": "Slack microsoft_teams|Teams Discord 钉钉|dingtalk 飞书|Lark|feishu 企业微信|wecom mattermost",
+    "queue": "rabbitmq kafka SQS Pulsar NATS rocketmq activemq",
+    "passwords": "lastpass 1password bitwarden dashlane keepass|keepassxc",
+    "ci": "jenkins gitlab_ci github_actions circleci travis|travis_ci buildkite teamcity",
+    "code host": "github gitlab bitbucket gitee",
+    "watch": "apple_watch 小米手环|mi_band garmin fitbit 华为手表|huawei_watch",
+    "isp": "comcast|xfinity at&t verizon Spectrum 电信 联通 移动",
+    "energy": "Octopus|octopus_energy british_gas EDF e.on OVO",
+    "notes": "Notion obsidian evernote onenote Bear logseq",
+    "tracker": "jira Linear trello asana 禅道 飞书项目 tapd",
+}
+
+
+@cache
+def _patterns() -> list[tuple[str, list[re.Pattern[str]]]]:
+    out = []
+    for kind, members in _KINDS.items():
+        pats = []
+        for member in members.split():
+            alts = []
+            for name in sorted(member.split("|"), key=len, reverse=True):
+                text = re.escape(name.replace("_", " "))
+                if not re.search(r"[\u4e00-\u9fff]", name):
+                    text = rf"(?<![\w&]){text}(?![\w&+])"
+                alts.append(text if name[0].isupper() else f"(?i:{text})")
+            pats.append(re.compile("|".join(alts)))
+        out.append((kind, pats))
+    return out
+
+
+def _named(body: str) -> dict[str, set[int]]:
+    return {
+        kind: found
+        for kind, pats in _patterns()
+        if (found := {i for i, p in enumerate(pats) if p.search(body)})
+    }
+
+
+def _kind_replaced(old_body: str, new_body: str) -> str:
+    """The kind, where the old statement names one member of it and the new one names another (the old one may be
+    named too, as what was left: 从钉钉切到飞书, "shut AWS down")."""
+    old, new = _named(old_body), _named(new_body)
+    for kind, members in old.items():
+        if len(members) == 1 and new.get(kind, set()) - members:
+            return kind
+    return ""
+
+
+# what a change moved, and what it is for: "We moved analytics to ClickHouse", "switched to Vim for my side
+# projects", 把日记迁到了 Obsidian; words that only say how much ("everything", "full time") name nothing
+_MOVED = re.compile(
+    r"\b(?:moved|switched|migrated|changed|upgraded|ported)\s+(?P<what>(?:[\w-]+\s+){1,3}?)(?:over\s+)?(?:to|onto)\b"
+    r"|\bfor\s+(?P<for>(?:[\w-]+\s*){1,3})"
+    r"|把(?P<zh>[\u4e00-\u9fff]{1,6}?)(?:迁|换|搬|切|转|改)",
+    re.IGNORECASE,
+)
+_ONLY_HOW_MUCH = frozenset(
+    "everything all it them us over back good now everyday daily work a an the my our i we".split()
+)
+
+
+def _scoped_elsewhere(old_body: str, new_body: str) -> bool:
+    """Whether the change names what it moved, or what it is for, in words the old statement lacks."""
+    old = old_body.casefold()
+    for m in _MOVED.finditer(new_body):
+        if m.group("zh"):
+            if m.group("zh") not in old:
+                return True
+            continue
+        words = re.findall(r"[\w-]+", (m.group("what") or m.group("for") or "").casefold())
+        if any(len(w) > 2 and w not in _ONLY_HOW_MUCH and w not in old for w in words):
+            return True
+    return False
+
+
+def another_of_its_kind(old: Statement, new: Statement) -> bool:
+    """A change to another of a kind above, by the same person, of the same
+    use: "My wife has an iPhone" / "I switched to a Pixel", "Our prod database is Postgres" / "We moved analytics
+    to ClickHouse" are not."""
+    return (
+        announces(old, new)
+        and bool(_kind_replaced(old.body, new.body))
+        and not someone_else(old, new)
+        and not _scoped_elsewhere(old.body, new.body)
+    )
