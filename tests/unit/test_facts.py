@@ -143,6 +143,24 @@ def test_another_of_its_kind_for_someone_else_or_another_use_supersedes_nothing(
     assert decide(old, new, 0.87, 0.87) == "distinct"
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # one slot named in the same words, in another order or without "project", with another value
+        ("Project Atlas deadline is September 30.", "Atlas deadline: October 15.", "update"),
+        ("The team lead for mobile is Raj.", "The mobile team lead is Chen.", "update"),
+        # another project, a narrower slot
+        ("Project Atlas deadline is September 30.", "Hermes deadline: October 15.", "distinct"),
+        ("User's manager is Sarah Chen.", "User's manager's manager is Raj Patel.", "distinct"),
+        # the same value written otherwise is no new value
+        ("My son's pediatrician is Dr. Amara Okafor.", "Pediatrician (son): Dr. A. Okafor", "not update"),
+    ],
+)
+def test_a_slot_named_in_the_same_words(old: str, new: str, relation: str) -> None:
+    got = decide(old, new, 0.92, 0.92)
+    assert got != "update" if relation == "not update" else got == relation
+
+
 def test_a_cosine_below_the_configured_floor_never_merges():
     th = Thresholds(candidate=0.5, synonym=0.9, addition=0.9, verb_synonym=0.9, merge_floor=1.01)
     verdict = relate(statement("We water the plants"), statement("we water the plants."), 0.99, th)

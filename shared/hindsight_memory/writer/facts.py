@@ -26,16 +26,16 @@ from .changed import another_thing_changed, someone_elses_now
 from .clock import clock_fold
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
-from .keys import key_changed, keyed_value
 from .lexicon import PROPOSED
 from .people import someone_else, someone_elses
 from .products import another_of_its_kind
 from .renamed import new_holder
 from .retold import both_stopped, of_the_past, told_again
 from .reworded import ALSO, DEICTIC, announces, reworded
+from .slots import one_slot
 from .speakers import about_the_speaker, same_speaker
 from .stages import new_stage, other_stages
-from .statements import EN_WORD, Statement, _stem, capitalised, one_meaning, statement
+from .statements import EN_WORD, Statement, _stem, capitalised, statement
 from .thresholds import Thresholds, thresholds_for
 from .weighed import weighed_again
 
@@ -108,14 +108,6 @@ def _turned(old: Statement, new: Statement) -> bool:
         [("" if t.casefold() in shared else t.casefold()) for t in TOKEN.findall(s.body)] for s in (old, new)
     )
     return next(frames) == next(frames)
-
-
-_DUE = re.compile(r"\bdue\b|到期|截止", re.IGNORECASE)
-
-
-def _both_or_neither_due(old: Statement, new: Statement) -> bool:
-    """When something is due is another attribute than what it costs: "rent is $2,100" / "rent is due on the 1st"."""
-    return bool(_DUE.search(old.body)) == bool(_DUE.search(new.body))
 
 
 # What only links two sides that can trade places: "Acme is our main customer" / "Our main customer is Acme".
@@ -239,43 +231,6 @@ def _other_value(old: Statement, new: Statement, same_slot: bool) -> bool:
     return bool(a and b and not a & b)
 
 
-def _slot(slot: str) -> str:
-    """A fact slot as compared: "home Wi-Fi password" / "home wifi password", 默认的Node版本 / 默认Node版本."""
-    slot = re.sub(r"[\s\-的]", "", one_meaning(slot.casefold()))
-    return _WHERE_I_LIVE.get(slot, slot)
-
-
-# Where the user lives, however a note names it ("I live in Austin" / "Home address: ...", 住址 / 家庭住址).
-_WHERE_I_LIVE = dict.fromkeys(
-    "address homeaddress homecity currentaddress 住址 家庭住址 家庭地址 居住地 现住址 住处".split(),
-    "residence",
-)
-
-
-# A slot named with a word that only says what kind of value it holds is the same slot ("check-in" / "check-in
-# date", 生产服务器 / 生产服务器配置); "email" / "work email" are two.
-_SLOT_KIND = (
-    "date",
-    "day",
-    "time",
-    "number",
-    "name",
-    "address",
-    "日期",
-    "时间",
-    "号码",
-    "名字",
-    "名称",
-    "地址",
-    "配置",
-)
-
-
-def _same_slot(a: str, b: str) -> bool:
-    short, long = sorted((a, b), key=len)
-    return a == b or (len(short) >= 2 and long.startswith(short) and long[len(short) :] in _SLOT_KIND)
-
-
 def relate(
     old: Statement,
     new: Statement,
@@ -322,10 +277,7 @@ def _relate(
     learned: Callable[[], float] | None = None,
 ) -> Verdict:
     shift = th.cjk_shift if (old.cjk and new.cjk) else 0.0
-    same_slot = bool(old.slot and new.slot and _same_slot(_slot(old.slot), _slot(new.slot)))
-    same_slot = (same_slot or keyed_value(old, new) or key_changed(old, new)) and _both_or_neither_due(
-        old, new
-    )
+    same_slot = one_slot(old, new)
     if _same_text(old.text, new.text):
         return Verdict("duplicate", "same text")
     if cosine < th.candidate + shift and not same_slot and not another_of_its_kind(old, new):

@@ -1,0 +1,79 @@
+"""Whether two statements give a value to one fact slot (writer/facts.py): the slot their sentences name
+(text.extract_slot) compared as written, or named with a word for the kind of value it holds, or in the same words
+in another order; or the key both hold a value for (writer/keys.py). A slot read as one makes a new value an update
+whatever the cosine, so the comparison stays strict."""
+
+import re
+from collections import Counter
+
+from .keys import key_changed, keyed_value
+from .statements import Statement, _stem, one_meaning, statement
+
+
+def one_slot(old: Statement, new: Statement) -> bool:
+    named = bool(
+        old.slot and new.slot and (_same_slot(_slot(old.slot), _slot(new.slot)) or _slot_words(old, new))
+    )
+    return (named or keyed_value(old, new) or key_changed(old, new)) and _both_or_neither_due(old, new)
+
+
+_DUE = re.compile(r"\bdue\b|到期|截止", re.IGNORECASE)
+
+
+def _both_or_neither_due(old: Statement, new: Statement) -> bool:
+    """When something is due is another attribute than what it costs: "rent is $2,100" / "rent is due on the 1st"."""
+    return bool(_DUE.search(old.body)) == bool(_DUE.search(new.body))
+
+
+def _slot(slot: str) -> str:
+    """A fact slot as compared: "home Wi-Fi password" / "home wifi password", 默认的Node版本 / 默认Node版本."""
+    slot = re.sub(r"[\s\-的]", "", one_meaning(slot.casefold()))
+    return _WHERE_I_LIVE.get(slot, slot)
+
+
+# Where the user lives, however a note names it ("I live in Austin" / "Home address: ...", 住址 / 家庭住址).
+_WHERE_I_LIVE = dict.fromkeys(
+    "address homeaddress homecity currentaddress 住址 家庭住址 家庭地址 居住地 现住址 住处".split(),
+    "residence",
+)
+
+
+# A slot named with a word that only says what kind of value it holds is the same slot ("check-in" / "check-in
+# date", 生产服务器 / 生产服务器配置); "email" / "work email" are two.
+_SLOT_KIND = (
+    "date",
+    "day",
+    "time",
+    "number",
+    "name",
+    "address",
+    "日期",
+    "时间",
+    "号码",
+    "名字",
+    "名称",
+    "地址",
+    "配置",
+)
+
+
+def _slot_words(old: Statement, new: Statement) -> bool:
+    """Slots named in the same words, in any order, a project's name with or without "project" ("Project Atlas
+    deadline" / "Atlas deadline", "mobile team lead" / "team lead for mobile"), given another value: a number, or
+    where neither holds one, a name, each side holding one the other lacks. Read as one slot, a value said
+    otherwise ("Dr. Amara Okafor" / "Dr. A. Okafor", PostgreSQL 15 / PG 15) was taken for a new one."""
+    a, b = (Counter(w for w in statement(s.slot or "").words if w not in _GENERIC) for s in (old, new))
+    if not a or a != b:
+        return False
+    if old.numbers or new.numbers:
+        return bool(old.numbers - new.numbers and new.numbers - old.numbers)
+    x, y = ({n for n in s.names if len(n) > 1} for s in (old, new))  # an initial names no one else
+    return bool(x - y and y - x)
+
+
+_GENERIC = frozenset({_stem("project"), "项", "目"})
+
+
+def _same_slot(a: str, b: str) -> bool:
+    short, long = sorted((a, b), key=len)
+    return a == b or (len(short) >= 2 and long.startswith(short) and long[len(short) :] in _SLOT_KIND)
