@@ -164,9 +164,57 @@ def _window(query: str, now: datetime) -> TimeWindow | None:
     if m and "个月" not in q[m.start() : m.end() + 1] and (month := _zh_int(m.group(2))) and 1 <= month <= 12:
         year = int(m.group(1)) if m.group(1) else None
         found.append((m.start(), _month_window(now, month, m.group(), year)))
+    found.extend(_spans(q, now))
     if not found:
         return None
     return min(found, key=lambda f: f[0])[1]
+
+
+_MONTH_NAME = "|".join(sorted([*_MONTHS, "may"], key=len, reverse=True))
+# "between October 2022 and March 2023", "from January to the end of August 2024", "from July through September"
+_MONTH_RANGE = re.compile(
+    rf"\b(?:between|from)\s+({_MONTH_NAME})\b(?:,?\s+(\d{{4}}))?\s+(?:and|to|through|until|till|-)\s+"
+    rf"(?:the\s+(?:end|start|beginning)\s+of\s+|early\s+|late\s+|mid-?)?({_MONTH_NAME})\b(?:,?\s+(\d{{4}}))?"
+)
+# a year said as the time of what is asked: "in 2023", "during 2024", "late 2024", "2023年" (not 2023年3月)
+_YEAR = re.compile(r"\b(?:in|during|throughout|over|of|for)\s+(early\s+|late\s+|mid-?)?(\d{4})\b(?![-–/]\d)")
+_YEAR_ZH = re.compile(r"(?<!\d)(\d{4})\s*年(?!\s*[0-9零一二两三四五六七八九十]{1,2}\s*月)(?![以之]?[前后])")
+# "the winter of 2022-2023": December to February
+_WINTER = re.compile(r"\bwinter of (\d{4})\s*[-–/]\s*(?:\d{2})?\d{2}\b")
+
+
+def _on(now: datetime, year: int, month: int) -> datetime:
+    """The first of a month, in `now`'s time zone."""
+    return _day(now).replace(year=year, month=month, day=1)
+
+
+def _spans(q: str, now: datetime) -> list[tuple[int, TimeWindow]]:
+    """Windows of months and years: a range of two months, a winter across two years, a year (its early or late
+    half where said)."""
+    out: list[tuple[int, TimeWindow]] = []
+    if m := _MONTH_RANGE.search(q):
+        first, second = _MONTHS.get(m.group(1), 5), _MONTHS.get(m.group(3), 5)
+        y2 = int(m.group(4) or m.group(2) or 0) or None
+        end = _month_window(now, second, "", y2)
+        y1 = int(m.group(2)) if m.group(2) else end.since.year - (1 if first > second else 0)
+        start = _month_window(now, first, "", y1)
+        if start.since < end.until:
+            out.append((m.start(), TimeWindow(start.since, end.until, m.group())))
+    if m := _WINTER.search(q):
+        y = int(m.group(1))
+        if 1900 <= y <= 9000:
+            out.append((m.start(), TimeWindow(_on(now, y, 12), _on(now, y + 1, 3), m.group())))
+    for m in (*_YEAR.finditer(q), *_YEAR_ZH.finditer(q)):
+        part, y = (m.group(1) or "", int(m.group(2))) if m.re is _YEAR else ("", int(m.group(1)))
+        if not 1900 <= y <= 9000:
+            continue
+        months = (1, 7) if part.startswith("early") else (7, 13) if part.startswith("late") else (1, 13)
+        if part.startswith("mid"):
+            months = (4, 10)
+        since = _on(now, y, months[0])
+        until = _on(now, y + 1, 1) if months[1] == 13 else _on(now, y, months[1])
+        out.append((m.start(), TimeWindow(since, until, m.group())))
+    return out
 
 
 def _last_month(now: datetime) -> tuple[datetime, datetime]:

@@ -243,6 +243,25 @@ def test_a_time_expression_in_the_query_narrows_to_its_window(service):
     assert zh.memories and "risotto" in zh.memories[0].content
 
 
+def test_a_span_of_months_or_a_year_in_the_query_narrows_to_it(service):
+    ns = "kofi/chess"
+    results = [
+        ("2022-09-10", "Chess tournament result: lost in the second round of the club open."),
+        ("2022-10-16", "Chess tournament result: won the club open, beat a 2100-rated player."),
+        ("2023-01-22", "Chess tournament result: lost three games at the Milwaukee rapid."),
+        ("2023-03-12", "Chess tournament result: tied for third at the state championship."),
+        ("2023-06-04", "Chess tournament result: first place at the summer open."),
+    ]
+    store(service, ns, *({"content": c, "occurred_at": f"{d}T18:00:00+00:00"} for d, c in results))
+    now = datetime(2023, 8, 1, tzinfo=UTC)
+    q = "How did my chess tournament results change between October 2022 and March 2023?"
+    out = recall(service, ns, q, now=now, top_k=5, explain=True)
+    assert {m.content for m in out.memories} == {c for _, c in results[1:4]}
+    assert out.explain["time_window"]["since"].startswith("2022-10-01")
+    out = recall(service, ns, "Which tournaments did I play in 2022?", now=now, top_k=5)
+    assert {m.content for m in out.memories} == {c for _, c in results[:2]}
+
+
 def test_filters_by_kind_tags_entities_session_and_time(service):
     store(
         service,

@@ -34,6 +34,15 @@ NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)  # a Sunday
         ("2024年6月前后，阿杰忙吗", "2024-06-01", "2024-07-01"),
         ("6月前后去了哪里", "2026-06-01", "2026-07-01"),
         ("三个月前", "2026-08-09", "2026-09-23"),
+        # months and years as spans
+        ("How did his chess results change between October 2022 and March 2023?", "2022-10-01", "2023-04-01"),
+        ("How did her swimming progress from January to August?", "2026-01-01", "2026-09-01"),
+        ("from November to February", "2025-11-01", "2026-03-01"),
+        ("from July through the end of September 2024", "2024-07-01", "2024-10-01"),
+        ("Who helped Kofi over the winter of 2022-2023?", "2022-12-01", "2023-03-01"),
+        ("What health problems did Rufus go through in 2023?", "2023-01-01", "2024-01-01"),
+        ("Will she be free for weekend events in late 2024?", "2024-07-01", "2025-01-01"),
+        ("小林2023年的考试计划有什么变化？", "2023-01-01", "2024-01-01"),
     ],
 )
 def test_expression_becomes_its_window(query, since, until):
@@ -52,6 +61,8 @@ def test_expression_becomes_its_window(query, since, until):
         # the newest value, however old; a year is no count of years
         "How many hours of overtime have I tracked most recently?",
         "2024年前的工作",
+        "2024年以后的计划",
+        "the 2024 budget",
     ],
 )
 def test_queries_without_a_time_expression_have_no_window(query):
