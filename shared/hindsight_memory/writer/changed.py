@@ -75,10 +75,14 @@ def another_thing_changed(old_body: str, new_body: str, cjk: bool) -> str:
     m = (CHANGE_ZH if cjk else CHANGE_EN).search(new_body)
     as_written = new_body[: m.start()] if m else ""  # "Conference room B": the letter's capital counts
     before, old, new = as_written.casefold(), old_body.casefold(), new_body.casefold()
+    # "new" is said of the thing it stands before: "opened a new savings account" after "checking account"
+    named = before + (
+        new_body[m.end() : m.end() + 20].casefold() if m and m.group() in ("new", "新的") else ""
+    )
     if (
         said := (
             member_swapped(
-                old, before, new, cjk
+                old, named, new, cjk
             )  # "On weekends the kids' bedtime is now ..." after "school nights"
             or _another_numbered(old_body, as_written)
             or another_side_of_it(old_body, new_body, cjk)

@@ -39,7 +39,11 @@ def _unpadded(n: str) -> str:
     return n.lstrip("0") or "0" if n.isdigit() else n
 
 
-_AT_HOUR = re.compile(r"\bat (1[0-2]|[1-9])\b(?![:.,]?\d|\s*(?:%|percent|kg|km|[a-z]))", re.IGNORECASE)
+# (a word after it is a unit or a count, "at 5 km", "at 3 people", unless it says when: "at 8 these days")
+_AT_HOUR = re.compile(
+    r"\bat (1[0-2]|[1-9])\b(?![:.,]?\d|\s*(?:%|percent|kg|km|(?!(?:these|now|every|each|on|tonight|sharp)\b)[a-z]))",
+    re.IGNORECASE,
+)
 
 
 # A Chinese time of day in one form before the words are compared (writer/statements.py): 下午三点 -> 15:00.

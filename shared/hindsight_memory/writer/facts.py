@@ -30,7 +30,7 @@ from .lexicon import PROPOSED
 from .people import someone_else, someone_elses
 from .products import another_of_its_kind
 from .renamed import new_holder
-from .retold import both_stopped, of_the_past, told_again
+from .retold import both_stopped, of_the_past, told_again, turned_round
 from .reworded import ALSO, DEICTIC, announces, reworded
 from .slots import one_slot
 from .speakers import about_the_speaker, same_speaker
@@ -94,7 +94,7 @@ def _turned(old: Statement, new: Statement) -> bool:
     for m, other in (("to", "from"), ("from", "to")):
         if any(k == m and (other, w) in set(new.directions) - set(old.directions) for k, w in old.directions):
             return True
-    if _sides_swapped(old, new) or _people_turned(old, new):
+    if _sides_swapped(old, new) or _people_turned(old, new) or turned_round(old, new):
         return True
     # The first word counts here: "Alice pays Bob" / "Bob pays Alice" swap two names, one of them sentence-initial;
     # "Leo's" is the name Leo.

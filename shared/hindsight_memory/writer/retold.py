@@ -4,6 +4,7 @@ today ends (`of_the_past`). Taken for news, each of these superseded a memory st
 
 import re
 
+from .frames import WEEKDAY
 from .lexicon import PRESENT
 from .sides import FROM_TO_ZH
 from .statements import Statement
@@ -16,8 +17,11 @@ _STOPPED = frozenset({"quit", "stopped", "gave up", "no longer", "no more", "不
 def told_again(old: Statement, new: Statement, old_numbers: set[str], new_numbers: set[str]) -> bool:
     """Whether `new` retells what `old` holds; the numbers as the two texts compare them (writer/clock.py)."""
     same_numbers = bool(old_numbers) and old_numbers == new_numbers
-    # both tell the change, to the same value: "Rent went up to $1,950" / "My rent is $1,950 a month now"
-    if old.change and (same_numbers or told_twice(old, new)):
+    # both tell the change, to the same value: "Rent went up to $1,950" / "My rent is $1,950 a month now", "The
+    # newsletter now goes out on Mondays" / "Newsletter was changed to Monday sends"
+    days = [{d.casefold().rstrip("s") for d in WEEKDAY.findall(s.body)} for s in (old, new)]
+    same_days = bool(days[0]) and days[0] == days[1] and old_numbers == new_numbers
+    if old.change and (same_numbers or same_days or told_twice(old, new)):
         return True
     if both_stopped(old, new):
         return True
@@ -32,12 +36,19 @@ def both_stopped(old: Statement, new: Statement) -> bool:
     return bool(old.changes & _STOPPED) and bool(new.changes & _STOPPED)
 
 
+_FROM_TO = re.compile(r"\bfrom (?:an? |the |my |our )?([\w-]+) to (?:an? |the |my |our )?([\w-]+)", re.I)
+_INSTEAD_OF = re.compile(r"\binstead of (?:an? |the |my |our )?([\w-]+)", re.I)
+
+
 def told_twice(old: Statement, new: Statement) -> bool:
     """Both statements tell the same change, from and to the same values: "We switched from Jira to Linear last
     year" / "A year ago we moved off Jira onto Linear", 去年我们从禅道换到了飞书项目 / 一年前需求管理就从禅道迁到飞书项目了."""
     a, b = FROM_TO_ZH.search(old.body), FROM_TO_ZH.search(new.body)
     if a and b:
         return bool(a.group(2)) and a.groups() == b.groups()
+    # "User switched from iPhone to a Pixel" / "I use a Google Pixel now instead of an iPhone"
+    if _instead(old, new) == "same":
+        return True
     names = set(old.names)  # the capitalised words inside a sentence (statements.capitalised)
     return len(names) >= 2 and names == set(new.names)
 
@@ -55,3 +66,22 @@ def of_the_past(old: Statement, new: Statement) -> bool:
     """The old statement tells what was so once, the new one does not: "用户以前学过日语" stays true beside
     "用户现在在学日语"."""
     return bool(_PAST.search(old.body)) and not _PAST.search(new.body)
+
+
+def turned_round(old: Statement, new: Statement) -> bool:
+    """The same two things, the change the other way round: "switched from iPhone to a Pixel" / "I use an iPhone now
+    instead of a Pixel"."""
+    return _instead(old, new) == "turned"
+
+
+def _instead(old: Statement, new: Statement) -> str:
+    """How a change "from X to Y" in one statement and "instead of ..." in the other relate: "same" (instead of X,
+    Y named), "turned" (instead of Y, X named) or ""."""
+    for x, y in ((old.body, new.body), (new.body, old.body)):
+        if (moved := _FROM_TO.search(x)) and (instead := _INSTEAD_OF.search(y)):
+            before, after = (w.casefold() for w in moved.groups())
+            replaced = instead.group(1).casefold()
+            for gone, kept, how in ((before, after, "same"), (after, before, "turned")):
+                if replaced == gone and re.search(rf"\b{re.escape(kept)}\b", y, re.IGNORECASE):
+                    return how
+    return ""
