@@ -2312,6 +2312,20 @@ def test_told_twice_and_said_of_another_one(
     assert got != "update" if relation == "not update" else got == relation
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Quarterly report due to finance on the last Friday of each quarter.",
+            "Monthly expense report due to finance on the last Friday of each month.",
+        ),
+        ("爱奇艺会员用支付宝自动续费。", "网易云音乐会员用支付宝自动续费。"),
+    ],
+)
+def test_a_quarter_is_not_a_month_nor_one_service_another(old: str, new: str) -> None:
+    assert decide(old, new, cosine=0.95, sharper=0.95) == "distinct"
+
+
 def test_a_code_reads_alike_after_a_chinese_word_or_a_colon() -> None:
     # "是bluebird42" and "：bluebird42" are one code: a word boundary inside Chinese text split only one of them
     a, b = statement("路由器密码是bluebird42。"), statement("路由器密码：bluebird42")

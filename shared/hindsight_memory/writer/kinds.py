@@ -27,8 +27,8 @@ CONTRASTS_EN = _kinds(
     "brother sister",
     "aunt uncle",
     "niece nephew",
-    "daily weekly monthly yearly|annual",
-    "day|days week|weeks month|months year|years",
+    "daily weekly monthly quarterly yearly|annual",
+    "day|days week|weeks month|months quarter|quarters year|years",
     "dog|dogs|puppy cat|cats|kitten rabbit|rabbits|bunny hamster|hamsters",
     "red orange yellow green blue purple black white grey|gray pink brown",
     "spring summer autumn|fall winter",
@@ -48,7 +48,7 @@ CONTRASTS_ZH = _kinds(
     "爸爸|父亲|爸 妈妈|母亲|妈",
     "哥哥 弟弟 姐姐 妹妹",
     "爷爷 奶奶 外公|姥爷 外婆|姥姥",
-    "每日|每天 每周|每星期 每月|每个月 每年",
+    "每日|每天 每周|每星期 每月|每个月 每季度|每个季度 每年",
     "以前 现在",
     "移动 联通 电信 广电",
     "花呗 借呗",
@@ -65,4 +65,5 @@ CONTRASTS_ZH = _kinds(
     "家里|家用 访客",
     "去 回来|回程|返程",  # 去东京的航班 / 从东京回来的航班: the flight out and the flight back
     "电费 水费 燃气费|煤气费 宽带费|网费 话费 物业费 房租",
+    "爱奇艺 腾讯视频 优酷 芒果TV 哔哩哔哩|B站 网易云音乐|网易云 QQ音乐 喜马拉雅",  # services by brand, as in English
 )
