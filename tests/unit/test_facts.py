@@ -161,6 +161,20 @@ def test_a_slot_named_in_the_same_words(old: str, new: str, relation: str) -> No
     assert got != "update" if relation == "not update" else got == relation
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        ("Manager: Tom Reyes", "after the reorg I report to Aisha Patel", "update"),
+        ("我的直属领导是王经理。", "更新一下：我现在汇报给李总了。", "update"),
+        # the same manager named otherwise is no new one
+        ("Manager: Priya Shah", "I report to Priya.", "not update"),
+    ],
+)
+def test_whom_one_reports_to_is_the_manager(old: str, new: str, relation: str) -> None:
+    got = decide(old, new, 0.80, 0.80)
+    assert got != "update" if relation == "not update" else got == relation
+
+
 def test_a_cosine_below_the_configured_floor_never_merges():
     th = Thresholds(candidate=0.5, synonym=0.9, addition=0.9, verb_synonym=0.9, merge_floor=1.01)
     verdict = relate(statement("We water the plants"), statement("we water the plants."), 0.99, th)

@@ -89,6 +89,11 @@ def test_a_turn_is_kept_as_its_speaker_said_it(content, speaker, kept):
         ("Gabe lives in Austin, near Zilker Park.", "gabe: residence"),
         ("Gabe: moved to Denver last month", "gabe: residence"),
         ("My sister moved to Leeds.", "sister: residence"),
+        # whom one reports to is the manager slot
+        ("after the reorg I report to Aisha Patel", "manager"),
+        ("更新一下：我现在汇报给李总了。", "manager"),
+        ("组织架构调整后，我现在直接向刘总汇报。", "manager"),
+        ("I report to the board on Mondays", None),
         ("我妈今年春天搬回老家宜昌了。", "妈: residence"),
     ],
 )

@@ -28,7 +28,7 @@ def _both_or_neither_due(old: Statement, new: Statement) -> bool:
 def _slot(slot: str) -> str:
     """A fact slot as compared: "home Wi-Fi password" / "home wifi password", 默认的Node版本 / 默认Node版本."""
     slot = re.sub(r"[\s\-的]", "", one_meaning(slot.casefold()))
-    return _WHERE_I_LIVE.get(slot, slot)
+    return _WHERE_I_LIVE.get(slot, _MY_MANAGER.get(slot, slot))
 
 
 # Where the user lives, however a note names it ("I live in Austin" / "Home address: ...", 住址 / 家庭住址).
@@ -36,6 +36,21 @@ _WHERE_I_LIVE = dict.fromkeys(
     "address homeaddress homecity currentaddress 住址 家庭住址 家庭地址 居住地 现住址 住处".split(),
     "residence",
 )
+
+
+# Whom one reports to, however a note names it ("Manager: Priya", 我的直属领导是王经理, "I report to Tom")
+_MY_MANAGER = dict.fromkeys(
+    "manager mymanager boss linemanager directmanager 领导 上司 上级".split(), "manager"
+)
+
+
+def manager_named_again(old: Statement, new: Statement) -> bool:
+    """Both give whom one reports to, and the one named is the same ("Manager: Priya Shah" / "I report to Priya"):
+    the slot said in other words, not a new manager."""
+    if not (old.slot and new.slot and _slot(old.slot) == _slot(new.slot) == "manager"):
+        return False
+    a, b = ({n for n in s.names if len(n) > 1} for s in (old, new))
+    return bool(a and b) and (a <= b or b <= a)
 
 
 # A slot named with a word that only says what kind of value it holds is the same slot ("check-in" / "check-in
