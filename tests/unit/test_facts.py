@@ -2340,6 +2340,25 @@ def test_a_quarter_is_not_a_month_nor_one_service_another(old: str, new: str) ->
     assert decide(old, new, cosine=0.95, sharper=0.95) == "distinct"
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # a variant named before the thing is another one
+        ("I keep my YubiKey on my keychain.", "I keep the backup YubiKey on my keychain.", "distinct"),
+        ("用户家的 Wi-Fi 密码贴在冰箱上。", "用户家的访客 Wi-Fi 密码贴在冰箱上。", "distinct"),
+        # not where the word says something else, or the other side says it in the other language
+        (
+            "User backs up photos to Backblaze B2 every Sunday night.",
+            "Photo backups go to Backblaze B2 on Sunday nights.",
+            "duplicate",
+        ),
+        ("测试环境数据库地址：10.0.3.15", "test环境的数据库地址：10.0.3.15", "duplicate"),
+    ],
+)
+def test_a_variant_of_a_thing_is_another_one(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, cosine=0.96, sharper=0.985) == relation
+
+
 def test_a_code_reads_alike_after_a_chinese_word_or_a_colon() -> None:
     # "是bluebird42" and "：bluebird42" are one code: a word boundary inside Chinese text split only one of them
     a, b = statement("路由器密码是bluebird42。"), statement("路由器密码：bluebird42")

@@ -1,6 +1,11 @@
 """Kinds of things whose members are other things (writer/reworded.py, writer/changed.py): one member put in another's
 place is never a rewording of it, and a change naming one after a statement of another is a change of that other one
-("home" / "guest" Wi-Fi, weekdays / weekends, Netflix / Spotify, 电费 / 宽带费)."""
+("home" / "guest" Wi-Fi, weekdays / weekends, Netflix / Spotify, 电费 / 宽带费); and the words that make a thing another
+one than the one named plainly (`variant`: "the backup YubiKey" is not "my YubiKey")."""
+
+import re
+
+from .statements import Statement, _stem
 
 
 def _kinds(*groups: str) -> list[list[list[str]]]:
@@ -67,3 +72,28 @@ CONTRASTS_ZH = _kinds(
     "电费 水费 燃气费|煤气费 宽带费|网费 话费 物业费 房租",
     "爱奇艺 腾讯视频 优酷 芒果TV 哔哩哔哩|B站 网易云音乐|网易云 QQ音乐 喜马拉雅",  # services by brand, as in English
 )
+
+
+# words that make a thing another one than the one named plainly, said before it: a guest network, a backup key, a
+# test server (a word the other side holds in the other language is no other one: 测试环境 / test环境)
+_VARIANTS = {
+    **{_stem(w): {w} for w in "guest backup spare secondary staging sandbox".split()},
+    "访客": {"guest", "visitor"},
+    "备用": {"backup", "spare"},
+    "测试": {"test", "testing", "staging"},
+}
+
+
+def variant(one: Statement, other: Statement) -> bool:
+    """Whether `one` names a variant, right before a word both hold, that `other` does not name."""
+    theirs, text = set(other.words), other.text.casefold()
+    for v, said in _VARIANTS.items():
+        if v in theirs or set(v) <= theirs and len(v) == 2 or any(re.search(rf"\b{t}", text) for t in said):
+            continue
+        written = v if len(v) == 2 else rf"\b{v}\w*"
+        for m in re.finditer(rf"{written}\s*([\w-]+)", one.text.casefold()):
+            nxt = m.group(1)
+            first = nxt[:1] if "\u4e00" <= nxt[:1] <= "\u9fff" else ""
+            if {_stem(nxt), _stem(nxt.replace("-", "")), first} & theirs:
+                return True
+    return False

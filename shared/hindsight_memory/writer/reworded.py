@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from .clock import clock_fold
 from .frames import in_place, tagged
-from .kinds import CONTRASTS_EN, CONTRASTS_ZH
+from .kinds import CONTRASTS_EN, CONTRASTS_ZH, variant
 from .lexicon import ENDED, PRESENT, ZH_OPPOSITES
 from .names import names_differ, spelled_places
 from .statements import EN_OPPOSITES, EN_WORD, Statement, _stem
@@ -56,6 +56,7 @@ def reworded(
     values |= _contrasted(old, new, lost, put)
     values |= _counts_other_things(old, new) or _codes_swapped(lost, put)
     values |= _called_otherwise(old, new)
+    values |= variant(old, new) or variant(new, old)  # "the backup YubiKey", 访客 Wi-Fi: not the plain one
     values |= bool(set(_TITLE.findall(new.body)) - set(_TITLE.findall(old.body)))  # 《活着》 after 《三体》
     # A word put in front of everything both share narrows what the statement is about: "the old API key",
     # "the board meeting", 旧密钥 are other things than "the API key", "the meeting", 密钥.
