@@ -49,6 +49,8 @@ BLIND11_FILE = Path(__file__).with_name(
 )  # and 200 more, 2026-12-05 (session 16), not read
 # and 240 whose distinct pairs mostly announce a change of another thing; scored on arrival, then read (README)
 BLIND12_FILE = Path(__file__).with_name("pairs_blind12.jsonl")
+# and 240 of every kind and both languages, 2026-12-05 (session 19), written after that day's rules, not read
+BLIND13_FILE = Path(__file__).with_name("pairs_blind13.jsonl")
 # the sets written by other agents, by the letter before their ids' numbers
 SEPARATE_SETS = {
     "t": "tune",
@@ -64,6 +66,7 @@ SEPARATE_SETS = {
     "k": "blind-10",
     "m": "blind-11",
     "n": "blind-12",
+    "p": "blind-13",
 }
 # the sets the unrelated pairs are drawn from (fixed, so that later sets leave them as they were)
 UNRELATED_FROM = ("blind", "blind-2", "blind-3", "blind-4", "blind-5")
@@ -114,6 +117,7 @@ def load_pairs(*paths: Path) -> list[Pair]:
             BLIND10_FILE,
             BLIND11_FILE,
             BLIND12_FILE,
+            BLIND13_FILE,
         )
         for line in path.read_text(encoding="utf-8").splitlines()
     ]
