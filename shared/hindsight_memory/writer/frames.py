@@ -255,16 +255,15 @@ def new_number(old: Statement, new: Statement) -> bool:
 
 
 _CODE_LETTER = re.compile(r"[a-z]")
-# a clause after a statement's first number: what follows a comma, "since", "because"...
-_REASON = re.compile(
-    r"(?<=\d)(?:[^,，;；]|,(?=\d))*?(?:,(?!\d)|[，;；]|\s(?=(?:since|because|after|as of|so)\s)|\s(?=[—–]\s))",
-    re.I,
-)
+# a clause after a statement's first number: what follows a comma (not one inside a number), "since", "because"...
+_BREAK = re.compile(r",(?!\d)|[，;；]|\s(?=(?:since|because|after|as of|so)\s)|\s(?=[—–]\s)", re.IGNORECASE)
+_FIRST_DIGIT = re.compile(r"\d")
 
 
 def _before_a_reason(text: str) -> str:
-    m = _REASON.search(text)
-    return text[: m.end()].rstrip(",，;； ") if m else text
+    digit = _FIRST_DIGIT.search(text)
+    m = _BREAK.search(text, digit.end()) if digit else None
+    return text[: m.start()].rstrip(",，;； ") if m else text
 
 
 # where a statement starts saying something of its subject
