@@ -165,9 +165,58 @@ def _window(query: str, now: datetime) -> TimeWindow | None:
         year = int(m.group(1)) if m.group(1) else None
         found.append((m.start(), _month_window(now, month, m.group(), year)))
     found.extend(_spans(q, now))
+    found[:0] = _rolling(q, now)  # "the past two weeks" before "last week" and 最近 where both start alike
     if not found:
         return None
     return min(found, key=lambda f: f[0])[1]
+
+
+_HOW_MANY = {**_EN_NUM, "a": 1, "couple of": 2, "few": 4, "several": 5}
+# "the past two weeks", "over the last 3 months", "in the past few days", "past week" (not "last week": a calendar
+# week); 最近三天, 过去两周, 近一个月, 这几天
+_ROLLING = re.compile(
+    r"\b(?:past|last|previous)\s+(?:(\d+|"
+    + "|".join(sorted(_HOW_MANY, key=len, reverse=True))
+    + r")\s+)?(day|week|month|year)s?\b"
+)
+_ROLLING_ZH = re.compile(
+    r"(?:最近|过去|近|这)\s*([0-9零一二两三四五六七八九十几]{1,3})\s*(个星期|星期|个月|天|日|周|年)"
+)
+_SEASONS = {"spring": (3, 6), "summer": (6, 9), "fall": (9, 12), "autumn": (9, 12)}
+# "in the summer of 2023", "during Q3 2023", "the first half of 2024"
+# ("by spring 2023", "after summer 2024" say a bound, not a window)
+_SEASON = re.compile(
+    r"\b(?:in|during|over|throughout|the)\s+(spring|summer|fall|autumn)\s+(?:of\s+)?(\d{4})\b"
+    r"|\b(?:in|during|over|throughout|the)\s+q([1-4])\s+(?:of\s+)?(\d{4})\b"
+)
+_HALF = re.compile(r"\b(first|second)\s+half\s+of\s+(\d{4})\b")
+
+
+def _rolling(q: str, now: datetime) -> list[tuple[int, TimeWindow]]:
+    out = []
+    m = _ROLLING.search(q)
+    if m and (m.group(1) or not m.group().startswith("last")):
+        n = int(m.group(1)) if (m.group(1) or "").isdigit() else _HOW_MANY.get(m.group(1) or "a", 1)
+        since = _day(now) - timedelta(days=n * _UNIT_DAYS[m.group(2)])
+        out.append((m.start(), TimeWindow(since, now + timedelta(seconds=1), m.group())))
+    m = _ROLLING_ZH.search(q)
+    if m and (k := 3 if m.group(1) == "几" else _zh_int(m.group(1))):
+        since = _day(now) - timedelta(days=k * _UNIT_DAYS[_ZH_UNIT[m.group(2)]])
+        out.append((m.start(), TimeWindow(since, now + timedelta(seconds=1), m.group())))
+    for m in (_SEASON.search(q), _HALF.search(q)):
+        if not m:
+            continue
+        if m.re is _HALF:
+            y, (a, b) = int(m.group(2)), ((1, 7) if m.group(1) == "first" else (7, 13))
+        elif m.group(1):
+            y, (a, b) = int(m.group(2)), _SEASONS[m.group(1)]
+        else:
+            y, a = int(m.group(4)), 3 * int(m.group(3)) - 2
+            b = a + 3
+        if 1900 <= y <= 9000:
+            until = _on(now, y + 1, 1) if b == 13 else _on(now, y, b)
+            out.append((m.start(), TimeWindow(_on(now, y, a), until, m.group())))
+    return out
 
 
 _MONTH_NAME = "|".join(sorted([*_MONTHS, "may"], key=len, reverse=True))

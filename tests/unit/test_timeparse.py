@@ -43,6 +43,16 @@ NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)  # a Sunday
         ("What health problems did Rufus go through in 2023?", "2023-01-01", "2024-01-01"),
         ("Will she be free for weekend events in late 2024?", "2024-07-01", "2025-01-01"),
         ("小林2023年的考试计划有什么变化？", "2023-01-01", "2024-01-01"),
+        # rolling windows up to now, seasons, quarters, halves
+        ("what did I say in the past two weeks", "2026-11-15", "2026-11-29"),
+        ("over the last 3 months", "2026-08-31", "2026-11-29"),
+        ("in the past few days", "2026-11-25", "2026-11-29"),
+        ("最近三天吃了什么", "2026-11-26", "2026-11-29"),
+        ("过去两周的会议", "2026-11-15", "2026-11-29"),
+        ("这几天", "2026-11-26", "2026-11-29"),
+        ("What did we ship in Q3 2023?", "2023-07-01", "2023-10-01"),
+        ("the summer of 2023", "2023-06-01", "2023-09-01"),
+        ("in the first half of 2024", "2024-01-01", "2024-07-01"),
     ],
 )
 def test_expression_becomes_its_window(query, since, until):
@@ -63,6 +73,8 @@ def test_expression_becomes_its_window(query, since, until):
         "2024年前的工作",
         "2024年以后的计划",
         "the 2024 budget",
+        "the last time I went",
+        "my last day at work",
     ],
 )
 def test_queries_without_a_time_expression_have_no_window(query):
