@@ -175,6 +175,42 @@ def test_whom_one_reports_to_is_the_manager(old: str, new: str, relation: str) -
     assert got != "update" if relation == "not update" else got == relation
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # a distance and a time of one thing are two facts
+        ("My bike ride to work is 4 km.", "My bike ride to work is 15 minutes.", "distinct"),
+        ("我每天跑步5公里。", "我现在每天跑步40分钟。", "distinct"),
+        # another value of the same measure is an update
+        ("My bike ride to work is 4 km.", "My bike ride to work is 6 km now.", "update"),
+    ],
+)
+def test_another_measure_of_one_thing_is_another_fact(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, 0.95, 0.95) == relation
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # when a payment is due is another fact than how much it is
+        (
+            "Rent for the apartment is $1,850 a month.",
+            "The landlord moved the rent due date to the 5th of each month.",
+            "distinct",
+        ),
+        # a date moved is still an update
+        ("Project Falcon ships at the end of June.", "Falcon's deadline moved to July 15.", "update"),
+        (
+            "The quarterly report is due on April 15.",
+            "The quarterly report deadline changed to April 20.",
+            "update",
+        ),
+    ],
+)
+def test_when_it_is_due_beside_a_statement_of_no_date(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, 0.92, 0.92) == relation
+
+
 def test_a_cosine_below_the_configured_floor_never_merges():
     th = Thresholds(candidate=0.5, synonym=0.9, addition=0.9, verb_synonym=0.9, merge_floor=1.01)
     verdict = relate(statement("We water the plants"), statement("we water the plants."), 0.99, th)

@@ -27,6 +27,7 @@ from .clock import clock_fold
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
 from .lexicon import PROPOSED
+from .measures import dimensions
 from .people import someone_else, someone_elses
 from .products import another_of_its_kind
 from .renamed import new_holder
@@ -78,6 +79,24 @@ def _overlap(old: Statement, new: Statement, aside: frozenset[str] = frozenset()
     a = {w for w in old.words if not w.startswith("#") and w not in _CALENDAR_ZH and w not in aside}
     b = {w for w in new.words if not w.startswith("#") and w not in _CALENDAR_ZH and w not in aside}
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+_DUE_DATE = re.compile(r"\bdue\b|\bdeadline\b|截止|到期", re.IGNORECASE)
+# a date or a day in a statement: a month's name or number with a day, a weekday, an ordinal day, 3/15, 5号
+_A_DATE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\b\d{1,2}(?:st|nd|rd|th)\b|"
+    r"\b\d{1,2}[/.-]\d{1,2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:today|tomorrow|tonight)\b|"
+    r"\b(?:january|february|march|april|june|july|august|september|october|november|december|q[1-4])\b|"
+    r"\bend of (?:the )?(?:week|month|quarter|year)\b|"
+    r"\d{1,2}\s*[月号日]|周[一二三四五六日天]|星期|明天|今天|下周|月底|月初",
+    re.IGNORECASE,
+)
+
+
+def _other_measure(old: Statement, new: Statement) -> bool:
+    """Each side measures something the other does not (a distance, a duration, a weight, an amount of money)."""
+    a, b = dimensions(old.text), dimensions(new.text)
+    return bool(a - b and b - a)
 
 
 def _turned(old: Statement, new: Statement) -> bool:
@@ -323,6 +342,11 @@ def _relate(
         return Verdict("distinct", "a rule and one occasion")
     if announced and of_the_past(old, new):  # "用户以前学过日语" / "用户现在在学日语": both true
         return Verdict("distinct", "the old one tells the past")
+    if numbers_changed and _other_measure(old, new):  # "bike ride to work is 4 km" / "... is 15 minutes"
+        return Verdict("distinct", "another measure of it")
+    if _DUE_DATE.search(new.body) and not (_DUE_DATE.search(old.body) or _A_DATE.search(old.body)):
+        # "Rent ... is $1,850 a month" / "The landlord moved the rent due date to the 5th": when, not how much
+        return Verdict("distinct", "when it is due, of a statement of no date")
     if _OLD.search(old.body) and _NEW.search(new.body) and not _NEW.search(old.body):
         return Verdict("distinct", "the old one and the new one")  # "My old laptop" / "My new laptop": two
     if not (announced or same_slot):

@@ -136,3 +136,26 @@ def _zh_metres(m: re.Match[str]) -> str:
     if n < 3 and n % 1:  # 1.6米 is a height or a width
         return f"{round(n * 100):g}cm"
     return m.group(0)
+
+
+# what a number measures, by the unit written after it (or the currency before it)
+_DIMENSIONS = (
+    ("distance", r"km|kms|kilomet(?:er|re)s?|miles?|mi|meters?|metres?|公里|千米|米|里"),
+    ("duration", r"minutes?|mins?|hours?|hrs?|h|seconds?|secs?|days?|weeks?|分钟|小时|秒|天|周"),
+    ("weight", r"kg|kgs|kilos?|lbs?|pounds?|公斤|斤|克"),
+    ("money", r"dollars?|usd|yuan|rmb|euros?|元|块"),
+)
+_MEASURED = re.compile(
+    r"([$€£¥])\s*\d[\d,.]*|(?<![A-Za-z\d.])\d[\d,.]*\s*("
+    + "|".join(f"(?P<{name}>{units})" for name, units in _DIMENSIONS)
+    + r")(?![a-zA-Z])",
+    re.IGNORECASE,
+)
+
+
+def dimensions(text: str) -> set[str]:
+    """What the numbers of a text measure: {"distance"} for "My bike ride to work is 4 km"."""
+    out = set()
+    for m in _MEASURED.finditer(text):
+        out |= {"money"} if m.group(1) else {name for name, _ in _DIMENSIONS if m.group(name)}
+    return out
