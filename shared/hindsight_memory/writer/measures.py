@@ -146,7 +146,7 @@ _DIMENSIONS = (
     ("money", r"dollars?|usd|yuan|rmb|euros?|元|块"),
 )
 _MEASURED = re.compile(
-    r"([$€£¥])\s*\d[\d,.]*|(?<![A-Za-z\d.])\d[\d,.]*\s*("
+    r"([$€£¥])\s*\d[\d,.]*|(?<![A-Za-z\d.,])\d[\d,.]*\s*("
     + "|".join(f"(?P<{name}>{units})" for name, units in _DIMENSIONS)
     + r")(?![a-zA-Z])",
     re.IGNORECASE,
