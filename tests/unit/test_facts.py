@@ -211,6 +211,21 @@ def test_when_it_is_due_beside_a_statement_of_no_date(old: str, new: str, relati
     assert decide(old, new, 0.92, 0.92) == relation
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        # a month and day with a dot in Chinese text is a date
+        ("用户女儿的生日是5月20日。", "用户女儿生日：5.20", "duplicate"),
+        ("用户6月15日去上海出差。", "6.15要出差去上海", "duplicate"),
+        # a version is not (nor is a price)
+        ("项目用的是Python 3.11。", "这个项目的Python版本是3.12。", "update"),
+        ("汽油5.20元一升。", "汽油现在5.30元一升。", "update"),
+    ],
+)
+def test_a_chinese_date_written_with_a_dot(old: str, new: str, relation: str) -> None:
+    assert decide(old, new, 0.96, 0.97) == relation
+
+
 def test_a_cosine_below_the_configured_floor_never_merges():
     th = Thresholds(candidate=0.5, synonym=0.9, addition=0.9, verb_synonym=0.9, merge_floor=1.01)
     verdict = relate(statement("We water the plants"), statement("we water the plants."), 0.99, th)

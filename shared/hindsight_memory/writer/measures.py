@@ -31,7 +31,7 @@ _S = re.compile(
     re.IGNORECASE,
 )
 _MINUTES = re.compile(_N + r"[\s-]*(?:minutes?|mins?)\b", re.IGNORECASE)
-_WEEKS = re.compile(_N + r"[\s-]*weeks?\b", re.IGNORECASE)
+_WEEKS = re.compile(_N + r"[\s-]*(?:weeks?|wks?)\b", re.IGNORECASE)
 _KM = re.compile(_NUM + r"\s*(?:km|kms|kilomet(?:er|re)s?)\b", re.IGNORECASE)
 # a capital M after a number is millions ("$2M", "5M users"), and a price is no length
 _METRES = re.compile(r"(?<![$€£¥.\d])" + _NUM + r"\s*(?:(?-i:m)|meters?|metres?)\b(?![-/]\w)", re.IGNORECASE)

@@ -302,7 +302,22 @@ def _stem(w: str) -> str:
 EN_OPPOSITES = {frozenset((_stem(a), _stem(b))) for a, b in EN_OPPOSITE.items()}
 
 
+# a month and day written with a dot in Chinese text (项目ddl：6.30, 10.1–10.4) is the date 6月30日, not a decimal:
+# never a version (after a name or 版本: Python 3.9, 版本：1.29), nor before a unit, a currency or 版
+_ZH_DOT_DATE = re.compile(
+    r"(?<![\w.])(1[0-2]|[1-9])\.(3[01]|[12]\d|[1-9])(?![\d.%])(?!\s*(?:版|元|块|倍|万|亿|级|分|米|斤|克|kg|g\b))"
+)
+_VERSION_BEFORE = re.compile(r"[A-Za-z][\w+-]*\s*$|版本?\s*[:：是为]?\s*$")
+
+
+def _zh_date(m: re.Match[str]) -> str:
+    if _VERSION_BEFORE.search(m.string[max(0, m.start() - 16) : m.start()]):
+        return m.group()
+    return f"{m.group(1)}月{m.group(2)}日"
+
+
 def _zh_words(body: str) -> tuple[tuple[str, ...], frozenset[str], tuple[tuple[str, str], ...]]:
+    body = _ZH_DOT_DATE.sub(_zh_date, body)
     numbers = {n.replace(",", "") for n in _DIGITS.findall(body)}
     text = one_meaning(CHANGE_ZH.sub(" ", _LIGHT_ZH_WORDS.sub(" ", body)))
     out: list[str] = []
