@@ -2283,6 +2283,7 @@ def test_one_change_told_twice_from_and_to_the_same_values(old: str, new: str) -
         # one end told twice: the negated one is no other fact than the one that quit
         ("User quit coffee.", "I no longer drink coffee.", "I started drinking coffee again."),
         ("我戒烟了。", "我已经不再抽烟了。", "我又开始抽烟了。"),
+        ("User no longer eats meat.", "I don't eat meat anymore.", "I started eating meat again."),
         # the value held, said to hold now
         ("I weigh 80 kg.", "I weigh 80 kg these days.", "I weigh 75 kg these days."),
     ],

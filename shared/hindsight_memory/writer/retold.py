@@ -11,7 +11,9 @@ from .statements import Statement
 
 # words that say a thing ended; two of them about one thing tell one end ("User quit coffee" / "I no longer drink
 # coffee", 戒咖啡了 / 不再喝咖啡了)
-_STOPPED = frozenset({"quit", "stopped", "gave up", "no longer", "no more", "不再", "戒"})
+_STOPPED = frozenset(
+    {"quit", "stopped", "gave up", "no longer", "no more", "anymore", "any more", "不再", "戒"}
+)
 
 
 def told_again(old: Statement, new: Statement, old_numbers: set[str], new_numbers: set[str]) -> bool:
