@@ -23,7 +23,7 @@ def told_again(old: Statement, new: Statement, old_numbers: set[str], new_number
     # newsletter now goes out on Mondays" / "Newsletter was changed to Monday sends"
     days = [{d.casefold().rstrip("s") for d in WEEKDAY.findall(s.body)} for s in (old, new)]
     same_days = bool(days[0]) and days[0] == days[1] and old_numbers == new_numbers
-    if old.change and (same_numbers or same_days or told_twice(old, new)):
+    if old.change and (same_numbers or same_days or _told_twice(old, new)):
         return True
     if both_stopped(old, new):
         return True
@@ -42,7 +42,7 @@ _FROM_TO = re.compile(r"\bfrom (?:an? |the |my |our )?([\w-]+) to (?:an? |the |m
 _INSTEAD_OF = re.compile(r"\binstead of (?:an? |the |my |our )?([\w-]+)", re.I)
 
 
-def told_twice(old: Statement, new: Statement) -> bool:
+def _told_twice(old: Statement, new: Statement) -> bool:
     """Both statements tell the same change, from and to the same values: "We switched from Jira to Linear last
     year" / "A year ago we moved off Jira onto Linear", 去年我们从禅道换到了飞书项目 / 一年前需求管理就从禅道迁到飞书项目了."""
     a, b = FROM_TO_ZH.search(old.body), FROM_TO_ZH.search(new.body)
