@@ -226,7 +226,8 @@ _MONTH_RANGE = re.compile(
     rf"(?:the\s+(?:end|start|beginning)\s+of\s+|early\s+|late\s+|mid-?)?({_MONTH_NAME})\b(?:,?\s+(\d{{4}}))?"
 )
 # a year said as the time of what is asked: "in 2023", "during 2024", "late 2024", "2023年" (not 2023年3月)
-_YEAR = re.compile(r"\b(?:in|during|throughout|over|of|for)\s+(early\s+|late\s+|mid-?)?(\d{4})\b(?![-–/]\d)")
+# ("my goals for 2025", "the budget of 2024" name what is asked about, not when it was said)
+_YEAR = re.compile(r"\b(?:in|during|throughout|over)\s+(early\s+|late\s+|mid-?)?(\d{4})\b(?![-–/]\d)")
 _YEAR_ZH = re.compile(r"(?<!\d)(\d{4})\s*年(?!\s*[0-9零一二两三四五六七八九十]{1,2}\s*月)(?![以之]?[前后])")
 # "the winter of 2022-2023": December to February
 _WINTER = re.compile(r"\bwinter of (\d{4})\s*[-–/]\s*(?:\d{2})?\d{2}\b")

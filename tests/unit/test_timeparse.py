@@ -75,6 +75,7 @@ def test_expression_becomes_its_window(query, since, until):
         "the 2024 budget",
         "the last time I went",
         "my last day at work",
+        "what are my goals for 2025?",
     ],
 )
 def test_queries_without_a_time_expression_have_no_window(query):
