@@ -287,9 +287,8 @@ def extract_slot(text: str) -> str | None:
     for name, pattern in PERSON_SLOTS:
         if pattern.search(first):
             return f"{speaker}: {name}" if speaker else name
-    if theirs := THEIR_RESIDENCE.match(
-        first
-    ):  # "Gabe lives in Austin" / "Gabe: moved to Denver"; 我姐 / 我姐
+    # someone named, or of the family: "Gabe lives in Austin" / "Gabe: moved to Denver", 我姐住在武汉 / 我姐搬去长沙了
+    if theirs := THEIR_RESIDENCE.match(first):
         who = (theirs.group("who") or theirs.group("kin")).casefold()
         return f"{speaker}: {who}: residence" if speaker else f"{who}: residence"
     m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)

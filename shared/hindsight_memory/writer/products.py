@@ -4,7 +4,7 @@ the old statement's fact however few words the two share ("Editor: Sublime Text"
 (streaming, banks) are not here: writer/kinds.py keeps those apart."""
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from .people import someone_else
 from .reworded import announces
@@ -51,11 +51,14 @@ def _patterns() -> list[tuple[str, list[re.Pattern[str]]]]:
     return out
 
 
-def _named(body: str) -> dict[str, set[int]]:
+@lru_cache(maxsize=4096)
+def _named(body: str) -> dict[str, frozenset[int]]:
+    """The members of each kind a text names. Cached: a stored statement is read against each of its candidates, and
+    twice per pair (relate's cosine gate and its few-words gate)."""
     return {
         kind: found
         for kind, pats in _patterns()
-        if (found := {i for i, p in enumerate(pats) if p.search(body)})
+        if (found := frozenset(i for i, p in enumerate(pats) if p.search(body)))
     }
 
 
@@ -64,7 +67,7 @@ def _kind_replaced(old_body: str, new_body: str) -> str:
     named too, as what was left: 从钉钉切到飞书, "shut AWS down")."""
     old, new = _named(old_body), _named(new_body)
     for kind, members in old.items():
-        if len(members) == 1 and new.get(kind, set()) - members:
+        if len(members) == 1 and new.get(kind, frozenset()) - members:
             return kind
     return ""
 
@@ -97,9 +100,8 @@ def _scoped_elsewhere(old_body: str, new_body: str) -> bool:
 
 
 def another_of_its_kind(old: Statement, new: Statement) -> bool:
-    """A change to another of a kind above, by the same person, of the same
-    use: "My wife has an iPhone" / "I switched to a Pixel", "Our prod database is Postgres" / "We moved analytics
-    to ClickHouse" are not."""
+    """A change to another of a kind above, by the same person, for the same use: "My wife has an iPhone" / "I
+    switched to a Pixel", "Our prod database is Postgres" / "We moved analytics to ClickHouse" are not."""
     return (
         announces(old, new)
         and bool(_kind_replaced(old.body, new.body))

@@ -49,8 +49,13 @@ def manager_named_again(old: Statement, new: Statement) -> bool:
     the slot said in other words, not a new manager."""
     if not (old.slot and new.slot and _slot(old.slot) == _slot(new.slot) == "manager"):
         return False
-    a, b = ({n for n in s.names if len(n) > 1} for s in (old, new))
+    a, b = _names(old), _names(new)
     return bool(a and b) and (a <= b or b <= a)
+
+
+def _names(s: Statement) -> set[str]:
+    """The names a statement holds, initials aside ("Dr. A. Okafor": an initial names no one else)."""
+    return {n for n in s.names if len(n) > 1}
 
 
 # A slot named with a word that only says what kind of value it holds is the same slot ("check-in" / "check-in
@@ -82,7 +87,7 @@ def _slot_words(old: Statement, new: Statement) -> bool:
         return False
     if old.numbers or new.numbers:
         return bool(old.numbers - new.numbers and new.numbers - old.numbers)
-    x, y = ({n for n in s.names if len(n) > 1} for s in (old, new))  # an initial names no one else
+    x, y = _names(old), _names(new)
     return bool(x - y and y - x)
 
 
