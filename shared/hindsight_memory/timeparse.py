@@ -165,7 +165,8 @@ def _window(query: str, now: datetime) -> TimeWindow | None:
         year = int(m.group(1)) if m.group(1) else None
         found.append((m.start(), _month_window(now, month, m.group(), year)))
     found.extend(_spans(q, now))
-    found[:0] = _rolling(q, now)  # "the past two weeks" before "last week" and 最近 where both start alike
+    # "the past two weeks" before "last week" and 最近 where both start alike, and so a season before a year
+    found[:0] = [*_rolling(q, now), *_parts_of_a_year(q, now)]
     if not found:
         return None
     return min(found, key=lambda f: f[0])[1]
@@ -193,30 +194,20 @@ _HALF = re.compile(r"\b(first|second)\s+half\s+of\s+(\d{4})\b")
 
 
 def _rolling(q: str, now: datetime) -> list[tuple[int, TimeWindow]]:
+    """Windows that end now: "the past two weeks", 最近三天."""
     out = []
     m = _ROLLING.search(q)
     if m and (m.group(1) or not m.group().startswith("last")):
         n = int(m.group(1)) if (m.group(1) or "").isdigit() else _HOW_MANY.get(m.group(1) or "a", 1)
-        since = _day(now) - timedelta(days=n * _UNIT_DAYS[m.group(2)])
-        out.append((m.start(), TimeWindow(since, now + timedelta(seconds=1), m.group())))
+        out.append((m.start(), _up_to_now(now, n, m.group(2), m.group())))
     m = _ROLLING_ZH.search(q)
     if m and (k := 3 if m.group(1) == "几" else _zh_int(m.group(1))):
-        since = _day(now) - timedelta(days=k * _UNIT_DAYS[_ZH_UNIT[m.group(2)]])
-        out.append((m.start(), TimeWindow(since, now + timedelta(seconds=1), m.group())))
-    for m in (_SEASON.search(q), _HALF.search(q)):
-        if not m:
-            continue
-        if m.re is _HALF:
-            y, (a, b) = int(m.group(2)), ((1, 7) if m.group(1) == "first" else (7, 13))
-        elif m.group(1):
-            y, (a, b) = int(m.group(2)), _SEASONS[m.group(1)]
-        else:
-            y, a = int(m.group(4)), 3 * int(m.group(3)) - 2
-            b = a + 3
-        if 1900 <= y <= 9000:
-            until = _on(now, y + 1, 1) if b == 13 else _on(now, y, b)
-            out.append((m.start(), TimeWindow(_on(now, y, a), until, m.group())))
+        out.append((m.start(), _up_to_now(now, k, _ZH_UNIT[m.group(2)], m.group())))
     return out
+
+
+def _up_to_now(now: datetime, n: int, unit: str, expr: str) -> TimeWindow:
+    return TimeWindow(_day(now) - timedelta(days=n * _UNIT_DAYS[unit]), now + timedelta(seconds=1), expr)
 
 
 _MONTH_NAME = "|".join(sorted([*_MONTHS, "may"], key=len, reverse=True))
@@ -236,6 +227,25 @@ _WINTER = re.compile(r"\bwinter of (\d{4})\s*[-–/]\s*(?:\d{2})?\d{2}\b")
 def _on(now: datetime, year: int, month: int) -> datetime:
     """The first of a month, in `now`'s time zone."""
     return _day(now).replace(year=year, month=month, day=1)
+
+
+def _parts_of_a_year(q: str, now: datetime) -> list[tuple[int, TimeWindow]]:
+    """A season, a quarter or a half of a year: "in the summer of 2023", "during Q3 2023", "the first half of 2024"."""
+    out = []
+    for m in (_SEASON.search(q), _HALF.search(q)):
+        if not m:
+            continue
+        if m.re is _HALF:
+            y, (a, b) = int(m.group(2)), ((1, 7) if m.group(1) == "first" else (7, 13))
+        elif m.group(1):
+            y, (a, b) = int(m.group(2)), _SEASONS[m.group(1)]
+        else:
+            y, a = int(m.group(4)), 3 * int(m.group(3)) - 2
+            b = a + 3
+        if 1900 <= y <= 9000:
+            until = _on(now, y + 1, 1) if b == 13 else _on(now, y, b)
+            out.append((m.start(), TimeWindow(_on(now, y, a), until, m.group())))
+    return out
 
 
 def _spans(q: str, now: datetime) -> list[tuple[int, TimeWindow]]:
