@@ -49,8 +49,10 @@ BLIND11_FILE = Path(__file__).with_name(
 )  # and 200 more, 2026-12-05 (session 16), not read
 # and 240 whose distinct pairs mostly announce a change of another thing; scored on arrival, then read (README)
 BLIND12_FILE = Path(__file__).with_name("pairs_blind12.jsonl")
-# and 240 of every kind and both languages, 2026-12-05 (session 19), written after that day's rules, not read
+# and 240 of every kind and both languages, 2026-12-05 (session 19), written after that day's rules; read in the
+# next session, when blind-14 (240 more of the same brief, written before that session's steps) took its place
 BLIND13_FILE = Path(__file__).with_name("pairs_blind13.jsonl")
+BLIND14_FILE = Path(__file__).with_name("pairs_blind14.jsonl")
 # the sets written by other agents, by the letter before their ids' numbers
 SEPARATE_SETS = {
     "t": "tune",
@@ -67,6 +69,7 @@ SEPARATE_SETS = {
     "m": "blind-11",
     "n": "blind-12",
     "p": "blind-13",
+    "q": "blind-14",
 }
 # the sets the unrelated pairs are drawn from (fixed, so that later sets leave them as they were)
 UNRELATED_FROM = ("blind", "blind-2", "blind-3", "blind-4", "blind-5")
@@ -118,6 +121,7 @@ def load_pairs(*paths: Path) -> list[Pair]:
             BLIND11_FILE,
             BLIND12_FILE,
             BLIND13_FILE,
+            BLIND14_FILE,
         )
         for line in path.read_text(encoding="utf-8").splitlines()
     ]
