@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from .asides import compared
 from .changed import another_thing_changed, someone_elses_now
 from .clock import clock_fold
 from .favourite import new_favourite
@@ -271,6 +272,9 @@ def relate(
         old, new = said
     if old.entities and new.entities and not old.entities & new.entities:
         return Verdict("distinct", "about other entities")
+    old, new = compared(
+        old, new
+    )  # what one says beside its fact and the other does not name (writer/asides.py)
     verdict = _relate(old, new, cosine, th, sharper, learned)
     # A speaker's name, shared once their words are read with it, says whose news it is, not what it is about:
     # "Caroline: Melanie moved to Denver." changes nothing Melanie said about her painting.

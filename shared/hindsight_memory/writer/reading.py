@@ -7,10 +7,11 @@ import re
 from functools import lru_cache
 
 from ..text import has_cjk
+from .asides import compared
 from .lexicon import READ_AS
 from .names import spelled_like
 from .speakers import one_person
-from .statements import _read
+from .statements import _read, statement
 
 # "user" where it names a thing, not the person ("the user table", 用户表)
 _USER_THING_EN = (
@@ -100,4 +101,7 @@ def readings(a: str, b: str) -> tuple[str, str]:
     out written as there ("I'm on CET" beside "Central European Time"), and a named speaker's words beside a note
     about them told by one person (below)."""
     a, b = one_person(a[:READING_CHARS], b[:READING_CHARS])  # what reading() reads of each
+    # what one says beside its fact and the other does not name is left out, as the decision leaves it
+    (sa, sb), (ca, cb) = (statement(a), statement(b)), compared(statement(a), statement(b))
+    a, b = (ca.body if ca is not sa else a), (cb.body if cb is not sb else b)
     return reading(spelled_like(a, b)), reading(spelled_like(b, a))

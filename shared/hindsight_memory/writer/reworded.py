@@ -51,7 +51,7 @@ def reworded(
             _CHAIN.findall(old.body)
         ):
             return None
-        return "same content words", False
+        return "same content words", new.alone and not old.alone  # the new text says more: what it set aside
     values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
     values |= _contrasted(old, new, lost, put)
     values |= _counts_other_things(old, new) or _codes_swapped(lost, put)
@@ -94,7 +94,9 @@ def reworded(
         and sharper is not None
         and sharper() >= need + shift
     ):
-        return ("reworded" if lost and put else "reworded, a word more or less"), bool(put and not lost)
+        return ("reworded" if lost and put else "reworded, a word more or less"), bool(put and not lost) or (
+            new.alone and not old.alone and not lost
+        )
     return None
 
 

@@ -4,10 +4,11 @@ direction words ("over", "to", 比), names, and the fact slot. English words are
 character, since word segmentation varies between rewordings of one sentence."""
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..text import ROLES, STOPWORDS, ZH_SURNAMES, extract_slot, has_cjk, key, normalize, speaker_of
+from .asides import set_aside
 from .clock import ZH_TIME, zh_clock
 from .lexicon import (
     CHANGE_EN,
@@ -143,11 +144,28 @@ class Statement:
     body: str = (
         ""  # the text as read: no speaker, contractions expanded, negated qualities as their opposites
     )
+    # What a statement says beside its fact ("... — flag it for anything medical", "main (not master)"): the fact
+    # alone, the words of what was set aside, and whether this is the fact alone (writer/asides.py)
+    fact: "Statement | None" = None
+    aside: frozenset[str] = field(default_factory=frozenset)
+    alone: bool = False
 
 
 def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str | None = None) -> Statement:
     """The parts of `text` the decision reads; `slot`: the fact slot the client named (else read from the text)."""
     t, speaker, body, cjk = _read(text)
+    whole = _statement(t, speaker, body, cjk, frozenset(key(e) for e in entities), slot or extract_slot(t))
+    cut = set_aside(body, cjk)
+    if cut is None:
+        return whole
+    fact = _statement(t, speaker, cut[0], cjk, whole.entities, whole.slot)
+    aside = frozenset((_zh_words if cjk else _en_words)(cut[1])[0]) - set(fact.words)
+    return replace(whole, fact=replace(fact, aside=aside, alone=True), aside=aside)
+
+
+def _statement(
+    t: str, speaker: str, body: str, cjk: bool, entities: frozenset[str], slot: str | None
+) -> Statement:
     words, numbers, directions = _zh_words(body) if cjk else _en_words(body)
     raw = EN_WORD.findall(body)
     changes = (CHANGE_ZH if cjk else CHANGE_EN).findall(body)
@@ -160,11 +178,11 @@ def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str |
         numbers=numbers,
         negated=_negated(body, cjk),
         change=bool(changes),
-        slot=slot or extract_slot(t),
+        slot=slot,
         cjk=cjk,
         names=tuple(_ZH_NAME.findall(one_meaning(body))) if cjk else capitalised(raw[1:]),
         directions=directions,
-        entities=frozenset(key(e) for e in entities),
+        entities=entities,
         changes=frozenset(c.casefold() for c in changes),
         body=body,
     )

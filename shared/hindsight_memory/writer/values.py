@@ -229,6 +229,7 @@ def zh_values(body: str) -> str:
     body = zh_measures(body)
     body = _PLATE.sub(r"\1\2", _LANDLINE.sub(r"\1\2\3", body))
     body = _ZH_TIMES.sub(lambda m: _times(m.group(1), 10_000 if m.group(2) == "万" else 1000), body)
+    body = _ZH_K.sub(lambda m: m.group(1) + _times(m.group(2), 1000), body)
     body = _ZH_SHORT_YEAR.sub(lambda m: f"{20 if int(m.group(1)) < 50 else 19}{m.group(1)}年", body)
     body = _ZH_WEEKDAYS.sub(lambda m: "周" + "、周".join(re.findall(r"[一二三四五六日天]", m.group(0))), body)
     body = _ZH_MONTH_DAY.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", body)
@@ -286,6 +287,9 @@ _ZH_MONTH_DAY = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/([0-2]?\d|3[01])(?![\d/
 def en_values(body: str) -> str:
     """English values in one form: 7:00 -> 07:00 (as "7 a.m." reads), 45k -> 45000, $2100 -> 2100 dollars, "a day" ->
     daily, 555 123 4567 -> 5551234567, Tue/Thu -> Tuesday Thursday, '21 -> 2021."""
+    body = _COUNT_WORD.sub(
+        lambda m: EN_CARDINALS[m.group(1).casefold()] + "-", _BEDROOMS.sub(r"\1-bedroom", body)
+    )
     body = en_measures(_PLAN.sub(r"\1", body))
     body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body))
     body = _BLOOD.sub(
@@ -337,12 +341,21 @@ _BLOOD = re.compile(
 )  # O- -> O negative
 _SHORT_YEAR = re.compile(r"(?<![\w'’])['’]([0-3]\d)\b")  # since '21 -> since 2021
 _ISO_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+# a count written in a word before what it counts: "two-bedroom" is "2-bedroom" (a 2BR), "three-day" "3-day"
+_COUNT_WORD = re.compile(
+    r"\b(" + "|".join(w for w in EN_CARDINALS if w != "zero") + r")-(?=[a-z]{3,}\b(?!-))", re.IGNORECASE
+)
+_BEDROOMS = re.compile(r"\b(\d)\s?(?:br|bdrm)\b", re.IGNORECASE)  # a 2BR, a 3 bdrm: a 2-bedroom
 _DOLLARS = re.compile(r"(?<![\w$])(?:US)?\$\s?(\d[\d.]*)")  # $2100 -> 2100 dollars (thousands already joined)
 # How often, one form: "a day", "per day", "/day", "each day" -> "daily" (and weekly, monthly, yearly).
 _PER_WORD = {"day": " daily", "week": " weekly", "month": " monthly", "year": " yearly"}
 _PER_WORD |= {"wk": " weekly", "mo": " monthly", "yr": " yearly"}
 _PER = re.compile(r"(?<!\s)(?:\s+(?:a|per|each)\s+|\s*/\s*)(day|week|month|year|wk|mo|yr)\b", re.IGNORECASE)
-_ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")
+_ZH_TIMES = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([万千])")  # 3万, 5千
+# and an amount of money as people type it in Chinese too (月租4.5k, 月薪25K), where a bare 10k may be a run
+_ZH_K = re.compile(
+    r"([薪租价费钱资算入款贷额付赚挣存¥￥][^\d，。,；;]{0,3}?)(\d+(?:\.\d+)?)[kK](?![A-Za-z\d])"
+)
 # a 401(k), 401k, 403(b) is a retirement plan, named by its number (not 401,000)
 _PLAN = re.compile(r"\b(40[13]|457)\s*(?:\([kb]\)|[kb])(?!\w)", re.IGNORECASE)
 _EN_K = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[kK](?![a-zA-Z\d])")  # 45k (miles, dollars...)
