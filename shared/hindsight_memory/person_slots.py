@@ -29,7 +29,7 @@ _WORKPLACE = re.compile(
     # left one employer, or started at another, said with no subject: "已经从华为离职了", "Just started a new job
     # as head of product at Notion", "I left Deloitte, I'm a product manager at Shopify now"
     r"|^(?:我|用户)?(?:现在|已经|刚|刚刚|上个月|上周|最近)*从[^，,。]{1,10}(?:离职|辞职|跳槽)"
-    r"|^(?:i\s+)?(?:just\s+|recently\s+)?(?:started|joined|began)\s+(?:a\s+)?new\s+job\b"
+    r"|^(?:i\s+)?(?:just\s+|recently\s+)?(?:started|joined|began)\s+(?:a\s+|my\s+)?new\s+job\b"
     r"|^i\s+(?:just\s+)?(?:left|quit)\s+(?-i:[A-Z])\w+\s*[,;]"
     # a role at an employer ("Works as a product manager at Stripe", 用户在阿里做 P7 工程师, 现在在腾讯当技术专家)
     r"|^(?:(?:i|(?:the\s+)?user)\s+)?(?:now\s+|currently\s+)?(?:work|works|am working|is working)\s+as\s+"
@@ -86,8 +86,11 @@ PERSON_SLOTS = (
             r"(?:single|married|engaged|divorced|dating|in a relationship|seeing someone)\b"
             r"|(?:\b(?:i|(?:the )?user)\s+|^)(?:just\s+)?(?:got|am getting|is getting)\s+(?:married|engaged|divorced)\b"
             r"|\b(?:we|and i)\s+(?:just\s+)?broke\s+up\b"
+            # a partner now: "I have a girlfriend now", "I've got a boyfriend", 我脱单了
+            r"|^(?:(?:i|(?:the )?user)\s+(?:now\s+|finally\s+)?(?:have|has|'ve got|have got|got)\s+a\s+(?:new\s+)?"
+            r"(?:girlfriend|boyfriend)\b)"
             r"|^(?:我|用户)(?:现在|目前|还是|已经|上个月|最近|去年|今年|刚)*(?:是)?"
-            r"(?:单身|结婚|订婚|离婚|谈恋爱|恋爱|分手|有(?:女朋友|男朋友|对象))",
+            r"(?:单身|结婚|订婚|离婚|谈恋爱|恋爱|分手|脱单|有(?:了)?(?:女朋友|男朋友|对象))",
             re.IGNORECASE,
         ),
     ),

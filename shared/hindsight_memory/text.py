@@ -193,6 +193,8 @@ ZH_SURNAMES = (
 _NAME = re.compile(r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}")
 
 
+# "Tom: I'm vegan", 小周：我在阿里上班: short, and said ("Plus-one: my friend Omar" is a note)
+_SPEAKS = re.compile(r"(?:i|i'm)\b|我", re.IGNORECASE)
 _LABEL_IN = re.compile(r"[:：](?!\d)|(?<!\d)[:：]")  # "Caroline: Note: ..."; the colon of "18:00" is no label
 
 
@@ -208,7 +210,9 @@ def speaker_of(text: str) -> tuple[str, str]:
     if label in ROLES:
         return label, rest
     long_rest = (
-        len(rest.split(None, 4)) > 3 or (has_cjk(rest) and len(rest) > 8) or bool(_LABEL_IN.search(rest))
+        len(rest.split(None, 4)) > 3
+        or (has_cjk(rest) and len(rest) > 8)
+        or bool(_LABEL_IN.search(rest) or _SPEAKS.match(rest))
     )
     named = bool(_NAME.fullmatch(raw)) or (
         has_cjk(raw)

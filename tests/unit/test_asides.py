@@ -76,3 +76,68 @@ def test_a_bare_k_in_chinese_is_no_amount():
     """月租4.5k is 4500 a month; 跑了个10k is a run, read as it is written."""
     assert "#4500" in statement("月租4.5k").words
     assert "#10000" not in statement("今天跑了个10k").words
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # one address of the speaker's, replaced (blind-13)
+        (
+            "Primary email: mark.t@gmail.com",
+            "Please use markthompson@proton.me for everything from now on",
+            "update",
+        ),
+        ("常用邮箱：zhangsan@163.com", "以后联系我用zhangsan@qq.com，163那个不用了。", "update"),
+        ("My phone number is 415-555-0132.", "New phone number: 415-555-0199.", "update"),
+        # another use, another service, another person: both stay
+        ("My work email is mark@acme.com.", "My personal email is mark.t@gmail.com.", "distinct"),
+        (
+            "My Netflix account email is mark@hey.com.",
+            "My Spotify account email is mark.r@gmail.com.",
+            "distinct",
+        ),
+        ("My wife's email is jen@gmail.com.", "My email is now mark@proton.me.", "distinct"),
+    ],
+)
+def test_a_new_address_to_reach_one_at(old, new, relation):
+    assert verdict(old, new, cosine=0.9).relation == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # whether one has a partner, said as people say it (blind-13)
+        ("User is single.", "I have a girlfriend now 😊 her name's Elena", "update"),
+        ("用户目前单身。", "我脱单啦😆 对象是大学同学。", "update"),
+        # a named speaker's short first-person turn is theirs: a new employer, and a daughter's allergy
+        ("小周：我在阿里上班", "小周：我跳槽去腾讯了，下周一入职", "update"),
+        ("小周：我对芒果过敏", "小周：我女儿对鸡蛋过敏", "distinct"),
+        # the work done, told after it ("finished the upgrade", "after the subnet migration")
+        ("Kubernetes cluster version: 1.27", "Finished the upgrade, the cluster is on 1.29.", "update"),
+        (
+            "The staging server is staging-01.internal at 10.0.3.12.",
+            "staging-01.internal is at 10.0.3.40 after the subnet migration.",
+            "update",
+        ),
+        # weekly is not every other week, out of hospital is not in it: never one fact in other words
+        (
+            "User's therapist: Dr. Klein, every other Wednesday.",
+            "Therapy with Dr. Klein is weekly now, still Wednesdays.",
+            "distinct",
+        ),
+        ("爷爷在住院。", "爷爷出院回家了，恢复得不错。", "distinct"),
+        # ... while "on alternating weeks" is every other week, and 要不晚上 is "or else at night"
+        (
+            "I'm on call for the payments service every other week.",
+            "User has on-call duty for payments on alternating weeks.",
+            "duplicate",
+        ),
+        (
+            "我下午三点以后不喝咖啡，不然晚上睡不着。",
+            "过了下午三点我就不碰咖啡了，要不晚上失眠。",
+            "duplicate",
+        ),
+    ],
+)
+def test_blind_13_read(old, new, relation):
+    assert verdict(old, new, cosine=0.93).relation == relation

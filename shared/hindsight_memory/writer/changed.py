@@ -17,10 +17,9 @@ the thing now is (`someone_elses_now`)."""
 import re
 
 from .frames import WEEKDAY, WHICH_ONE, tagged
-from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON, PRESENT, THE_USER_ZH
+from .lexicon import CHANGE_EN, CHANGE_ZH, OTHER_PERSON, PRESENT, THE_USER_ZH, one_meaning
 from .reworded import has_word, member_swapped
 from .sides import another_kind_of_value, another_side_of_it, its_old_value_elsewhere
-from .statements import one_meaning
 
 # verbs changing a thing to a value: "<verb> the <thing> to <value>", "<thing> was <verb> to <value>"
 _VERBS = (

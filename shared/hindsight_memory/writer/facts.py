@@ -25,6 +25,7 @@ from typing import Literal
 from .asides import compared
 from .changed import another_thing_changed, someone_elses_now
 from .clock import clock_fold
+from .contacts import new_address
 from .favourite import new_favourite
 from .frames import TOKEN, new_count, new_number, tagged
 from .lexicon import PROPOSED
@@ -33,7 +34,7 @@ from .people import someone_else, someone_elses
 from .products import another_of_its_kind
 from .renamed import new_holder
 from .retold import both_stopped, of_the_past, told_again, turned_round
-from .reworded import ALSO, DEICTIC, announces, reworded
+from .reworded import ALSO, DEICTIC, announces, contrasted, reworded
 from .slots import manager_named_again, one_slot
 from .speakers import about_the_speaker, same_speaker
 from .stages import new_stage, other_stages
@@ -221,7 +222,7 @@ def _new_version(old: Statement, new: Statement) -> bool:
     return True
 
 
-_RECUR = re.compile(r"\b(?:every|each)\b|每", re.IGNORECASE)
+_RECUR = re.compile(r"\b(?:every|each|biweekly)\b|每", re.IGNORECASE)  # (biweekly: "every other" as read)
 
 
 def _occasion(rule: Statement, one: Statement) -> bool:
@@ -353,6 +354,8 @@ def _relate(
         return Verdict("distinct", "when it is due, of a statement of no date")
     if _OLD.search(old.body) and _NEW.search(new.body) and not _NEW.search(old.body):
         return Verdict("distinct", "the old one and the new one")  # "My old laptop" / "My new laptop": two
+    if new_address(old, new):  # "Primary email: a@x.com" / "Please use b@y.com from now on"
+        return Verdict("update", "a new address to reach one at")
     if not (announced or same_slot):
         if numbers_changed and new_count(old, new):
             return Verdict("update", "a new count of the same things")
@@ -370,7 +373,9 @@ def _relate(
             return Verdict("update", "another holder of the same role")
         # No sign of another fact or of a change, and no rewording the rules can see ("We run Postgres 15
         # for the prod DB"): the learned reader's turn. Never where a number or a negation differs.
-        unread = not (numbers_changed or negation_changed or turned)
+        # Nor where one member of a kind stands for another (weekly / biweekly, 住院 / 出院).
+        lost, put = set(old.words) - set(new.words), set(new.words) - set(old.words)
+        unread = not (numbers_changed or negation_changed or turned or contrasted(old, new, lost, put))
         if unread and learned is not None and th.learned <= 1 and learned() >= th.learned:
             return Verdict("duplicate", "one fact in other words (learned reader)")
         return Verdict("distinct", "states something else, no sign of a change")

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
 
-from .statements import Statement, _stem, one_meaning, statement
+from .lexicon import one_meaning
+from .statements import Statement, _stem, statement
 from .values import EN_CARDINALS
 
 Opcode = tuple[str, int, int, int, int]

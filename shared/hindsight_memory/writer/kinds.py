@@ -32,7 +32,7 @@ CONTRASTS_EN = _kinds(
     "brother sister",
     "aunt uncle",
     "niece nephew",
-    "daily weekly monthly quarterly yearly|annual",
+    "daily weekly biweekly|fortnightly monthly quarterly yearly|annual",
     "day|days week|weeks month|months quarter|quarters year|years",
     "dog|dogs|puppy cat|cats|kitten rabbit|rabbits|bunny hamster|hamsters",
     "red orange yellow green blue purple black white grey|gray pink brown",
@@ -65,6 +65,7 @@ CONTRASTS_ZH = _kinds(
     "上学|开学|上学期间 暑假|寒假|假期|放假",
     "自行车|单车 电动车|电瓶车 摩托车 汽车|轿车",
     "左眼 右眼",
+    "住院 出院",  # 爷爷在住院 / 爷爷出院回家了: in hospital, then out
     "左耳 右耳",
     "公网|外网 内网",
     "家里|家用 访客",

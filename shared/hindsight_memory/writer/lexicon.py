@@ -212,6 +212,14 @@ ZH_SYNONYMS = {
     "三室一厅": "三居室",
 }
 
+
+def one_meaning(text: str) -> str:
+    """Chinese words of one meaning written as one (老婆 -> 妻子, 最爱 -> 最喜欢, 大夫 -> 医生)."""
+    for word, same in ZH_SYNONYMS.items():
+        text = text.replace(word, same)
+    return text
+
+
 # 用户 as "the user", not before a word that makes it the name of a thing (用户服务, 用户中心, 用户表)
 THE_USER_ZH = r"用户(?!服务|中心|端|数据|表|库)"
 
@@ -272,7 +280,7 @@ CHANGE_EN = re.compile(
     r"promoted|demoted|retired|graduated|hired|"
     # a time from which the value holds ("as of this week", "from next month", "starting Monday")
     r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"
-    r"going forward|from here on|change of plans?|(?:i )?meant|my (?:mistake|bad)|slipped|slid|cancell?ed|went with|down to|reassigned|took over|"
+    r"going forward|from here on|(?:finished|completed|after) (?:the )?(?:[a-z]+ )?(?:upgrade|migration|rebrand)|change of plans?|(?:i )?meant|my (?:mistake|bad)|slipped|slid|cancell?ed|went with|down to|reassigned|took over|"
     # a past habit or state ("I used to work at Google"), not a tool's use ("is used to deploy", "I'm used to it")
     r"(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )(?<!am )(?<!get )(?<!got )used to)\b",
     re.IGNORECASE,

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..text import ZH_SURNAMES, has_cjk
-from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS
-from .statements import EN_WORD, Statement, _stem, one_meaning
+from .lexicon import OTHER_PERSON, OTHER_PERSON_ZH, READ_AS, one_meaning
+from .statements import EN_WORD, Statement, _stem
 
 _SHORT_DAYS_MONTHS = frozenset(
     "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()

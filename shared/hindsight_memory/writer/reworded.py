@@ -53,7 +53,7 @@ def reworded(
             return None
         return "same content words", new.alone and not old.alone  # the new text says more: what it set aside
     values = any(_is_value(w) for w in (*lost, *put)) or names_differ(old, new) or _opposed(lost, put)
-    values |= _contrasted(old, new, lost, put)
+    values |= contrasted(old, new, lost, put)
     values |= _counts_other_things(old, new) or _codes_swapped(lost, put)
     values |= _called_otherwise(old, new)
     values |= variant(old, new) or variant(new, old)  # "the backup YubiKey", 访客 Wi-Fi: not the plain one
@@ -160,7 +160,7 @@ DEICTIC = re.compile(
 _SAME_WHEN = {"这周": "本周", "上个月": "上月", "下个月": "下月"}
 
 
-def _contrasted(old: Statement, new: Statement, lost: set[str], put: set[str]) -> bool:
+def contrasted(old: Statement, new: Statement, lost: set[str], put: set[str]) -> bool:
     """One word of a kind put in place of another of it (lexicon.CONTRASTS_*): home / guest, 出差 / 旅游; a word
     and its synonym (妈妈 / 母亲) are one member of a kind."""
     said, now_said = (

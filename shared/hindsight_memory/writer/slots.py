@@ -7,7 +7,8 @@ import re
 from collections import Counter
 
 from .keys import key_changed, keyed_value
-from .statements import Statement, _stem, one_meaning, statement
+from .lexicon import one_meaning
+from .statements import Statement, _stem, statement
 
 
 def one_slot(old: Statement, new: Statement) -> bool:

@@ -22,7 +22,7 @@ from .lexicon import (
     UNCHANGED_EN,
     UNCHANGED_ZH,
     ZH_QUALITIES,
-    ZH_SYNONYMS,
+    one_meaning,
 )
 from .values import EN_NUMBERS, en_dates, en_values, zh_values
 from .zh_numerals import ZH_DIGITS, ZH_UNITS, zh_number
@@ -117,7 +117,10 @@ _LIGHT_ZH = frozenset(
 )
 _ZH_DIRECTIONS = frozenset("比从到给向")
 _ZH_NOT_DIRECTION = re.compile("到期|到底|从来|从小|比如|比赛|给力")  # words, not a marker before one
-_ZH_LITOTES = re.compile(r"不(?:太|很|算|怎么)?([" + "".join(ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气)")
+# (要不 is "or else", and 晚上, 早饭 are times of day: 要不晚上失眠 is no "not late")
+_ZH_LITOTES = re.compile(
+    r"(?<!要)不(?:太|很|算|怎么)?([" + "".join(ZH_QUALITIES) + r"])(?!兴|方|概|家|人|学|气|上|饭|餐|班)"
+)
 _NEGATION_ZH = re.compile(r"不|没|未|别|无|非")
 _NOT_NEGATION_ZH = re.compile(
     r"无线|非常|别人|别的|特别|分别|区别|差别|级别|类别|性别|个别|告别|识别|未来|没错|(?:^|[，,。；;])不过|不错|并非|不久|不仅|不管|无论"
@@ -144,11 +147,10 @@ class Statement:
     body: str = (
         ""  # the text as read: no speaker, contractions expanded, negated qualities as their opposites
     )
-    # What a statement says beside its fact ("... — flag it for anything medical", "main (not master)"): the fact
-    # alone, the words of what was set aside, and whether this is the fact alone (writer/asides.py)
+    # beside its fact ("... — flag it", "main (not master)"): the fact alone, the words set aside (writer/asides.py)
     fact: "Statement | None" = None
     aside: frozenset[str] = field(default_factory=frozenset)
-    alone: bool = False
+    alone: bool = False  # this is the fact alone
 
 
 def statement(text: str, entities: tuple[str, ...] | list[str] = (), slot: str | None = None) -> Statement:
@@ -213,13 +215,6 @@ _PERSONAL = re.compile(
 def capitalised(words: list[str]) -> tuple[str, ...]:
     """The capitalised words (casefolded, in order), "I" aside: what reads as a name in English."""
     return tuple(w.casefold() for w in words if w[0].isupper() and w != "I")
-
-
-def one_meaning(text: str) -> str:
-    """Chinese words of one meaning written as one (老婆 -> 妻子, 最爱 -> 最喜欢, 大夫 -> 医生)."""
-    for word, same in ZH_SYNONYMS.items():
-        text = text.replace(word, same)
-    return text
 
 
 def _expand(text: str) -> str:

@@ -290,7 +290,7 @@ def en_values(body: str) -> str:
     body = _COUNT_WORD.sub(
         lambda m: EN_CARDINALS[m.group(1).casefold()] + "-", _BEDROOMS.sub(r"\1-bedroom", body)
     )
-    body = en_measures(_PLAN.sub(r"\1", body))
+    body = en_measures(_PLAN.sub(r"\1", _EVERY_OTHER.sub(lambda m: f"biweekly {m.group(1) or ''}", body)))
     body = _DOLLARS.sub(r"\1 dollars ", _EN_K.sub(lambda m: _times(m.group(1), 1000), body))
     body = _BLOOD.sub(
         lambda m: f"{m.group(1)}{m.group(2)} {'positive' if m.group(3) == '+' else 'negative'}", body
@@ -344,6 +344,12 @@ _ISO_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d
 # a count written in a word before what it counts: "two-bedroom" is "2-bedroom" (a 2BR), "three-day" "3-day"
 _COUNT_WORD = re.compile(
     r"\b(" + "|".join(w for w in EN_CARDINALS if w != "zero") + r")-(?=[a-z]{3,}\b(?!-))", re.IGNORECASE
+)
+# every other week, every second Wednesday, every two weeks, on alternating weeks: biweekly, never the weekly one
+_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_EVERY_OTHER = re.compile(
+    rf"\b(?:every\s+(?:other|second|2|two)|(?:on\s+)?alternat(?:e|ing))\s+(?:weeks?\b|({_DAY})s?\b)",
+    re.IGNORECASE,
 )
 _BEDROOMS = re.compile(r"\b(\d)\s?(?:br|bdrm)\b", re.IGNORECASE)  # a 2BR, a 3 bdrm: a 2-bedroom
 _DOLLARS = re.compile(r"(?<![\w$])(?:US)?\$\s?(\d[\d.]*)")  # $2100 -> 2100 dollars (thousands already joined)
