@@ -126,6 +126,9 @@ def test_a_new_address_to_reach_one_at(old, new, relation):
             "distinct",
         ),
         ("爷爷在住院。", "爷爷出院回家了，恢复得不错。", "distinct"),
+        # the same diet named again, with a negation of its own: no new diet
+        ("我是素食者。", "我吃素的，肉一口都不碰", "distinct"),
+        ("I'm vegetarian.", "I've gone vegan.", "update"),
         # ... while "on alternating weeks" is every other week, and 要不晚上 is "or else at night"
         (
             "I'm on call for the payments service every other week.",

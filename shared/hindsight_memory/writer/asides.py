@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 # ", not master", "(not the 14th)": a short value denied after the one that holds, at the end of a clause
 _NOT_EN = re.compile(
-    r"[,(]\s*not\s+(?:the\s+|a\s+|an\s+)?[\w@:/+-]+(?:\.[\w@:/+-]+)*(?:\s+[\w@:/+-]+)?\s*\)?(?=\s*[.,;!)]|\s*$)"
+    r"[,(]\s*(?:not|rather\s+than)\s+(?:the\s+|a\s+|an\s+)?[\w@:/+-]+(?:\.[\w@:/+-]+)*(?:\s+[\w@:/+-]+)?\s*\)?(?=\s*[.,;!)]|\s*$)"
 )
 _NOT_ZH = re.compile(r"[，,]\s*(?:而)?不是[^，,。；;！!？?（(]{1,10}?(?=[。；;！!，,]|$)")
 

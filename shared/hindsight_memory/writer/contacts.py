@@ -29,7 +29,8 @@ def new_address(old: Statement, new: Statement) -> bool:
         return False
     if {u.casefold() for u in _USE.findall(old.body)} != {u.casefold() for u in _USE.findall(new.body)}:
         return False
-    if old.names and new.names and set(old.names) != set(new.names):  # "My Netflix account email" / "My Spotify ..."
+    # another service's account: "My Netflix account email" / "My Spotify account email"
+    if old.names and new.names and set(old.names) != set(new.names):
         return False
     for found in (_emails, _phones):
         a, b = found(old.body), found(new.body)

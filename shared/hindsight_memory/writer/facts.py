@@ -35,7 +35,7 @@ from .products import another_of_its_kind
 from .renamed import new_holder
 from .retold import both_stopped, of_the_past, told_again, turned_round
 from .reworded import ALSO, DEICTIC, announces, contrasted, reworded
-from .slots import manager_named_again, one_slot
+from .slots import diet_named_again, manager_named_again, one_slot
 from .speakers import about_the_speaker, same_speaker
 from .stages import new_stage, other_stages
 from .statements import EN_WORD, Statement, _stem, capitalised, statement
@@ -319,7 +319,7 @@ def _relate(
     # a change word retelling what the old one holds announces nothing (writer/retold.py)
     announced = announces(old, new) and not told_again(old, new, a, b)
     # "Manager: Priya Shah" / "I report to Priya": the slot said otherwise, no new value; the rest decides
-    same_slot = same_slot and (announced or not manager_named_again(old, new))
+    same_slot = same_slot and (announced or not (manager_named_again(old, new) or diet_named_again(old, new)))
     negation_changed = old.negated != new.negated and not both_stopped(old, new)
     other_person = someone_else(old, new)
     other_stage = other_stages(old.body, new.body, old.cjk and new.cjk)  # "2nd grade" / "2nd year of college"

@@ -54,6 +54,22 @@ def manager_named_again(old: Statement, new: Statement) -> bool:
     return bool(a and b) and (a <= b or b <= a)
 
 
+# How one eats, one value per kind however it is said ("I'm vegetarian" / 吃素的，肉一口都不碰)
+_DIETS = (
+    ("vegan", re.compile(r"\bvegan\b|纯素|全素", re.IGNORECASE)),
+    ("pescatarian", re.compile(r"\bpesc[ae]tarian\b|只吃鱼", re.IGNORECASE)),
+    ("vegetarian", re.compile(r"\bvegetarian\b|素食|吃素", re.IGNORECASE)),
+)
+
+
+def diet_named_again(old: Statement, new: Statement) -> bool:
+    """Both say how one eats and name the same diet: the slot said again, not a new diet."""
+    if not (old.slot and new.slot and _slot(old.slot) == _slot(new.slot) == "diet"):
+        return False
+    a, b = ({name for name, said in _DIETS if said.search(s.body)} for s in (old, new))
+    return len(a) == 1 and a == b
+
+
 def _names(s: Statement) -> set[str]:
     """The names a statement holds, initials aside ("Dr. A. Okafor": an initial names no one else)."""
     return {n for n in s.names if len(n) > 1}
