@@ -144,3 +144,35 @@ def test_a_new_address_to_reach_one_at(old, new, relation):
 )
 def test_blind_13_read(old, new, relation):
     assert verdict(old, new, cosine=0.93).relation == relation
+
+
+@pytest.mark.parametrize(
+    "old, new, relation",
+    [
+        # another car, said to replace the one one had (blind-13)
+        ("My car is a 2018 Honda Civic.", "Traded in the Civic for a used RAV4 last weekend.", "update"),
+        ("我开的是白色比亚迪汉。", "把汉卖了，提了辆理想L6。", "update"),
+        # a household's other car, someone else's car, a car for a trip: both stay
+        ("家里那辆大众下个月该保养了。", "比亚迪的年检推迟到六月了。", "distinct"),
+        ("My car is a Honda Civic.", "My wife just bought a Tesla.", "distinct"),
+        ("I drive a Honda Civic.", "We rented a Toyota Camry for the road trip.", "distinct"),
+    ],
+)
+def test_another_car(old, new, relation):
+    assert verdict(old, new, cosine=0.88).relation == relation
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "The project pins Node 20.11.",
+            "We're on Node 20.11 for this project (see .nvmrc).",
+        ),  # where to look
+        ("Sam is the tech lead on the payments team.", "Payments team TL: Sam"),  # TL is tech lead
+        ("我每周三晚上去游泳。", "用户周三晚上固定游泳。"),  # 固定, 一般, 通常: how often, said again
+        ("我一般晚上11点睡觉。", "我通常十一点左右睡。"),
+    ],
+)
+def test_said_again_in_other_words(old, new):
+    assert verdict(old, new).relation == "duplicate"

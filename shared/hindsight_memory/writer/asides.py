@@ -32,15 +32,21 @@ _INSTRUCTION_ZH = re.compile(
 )
 
 
+# where to look it up, in brackets: "We're on Node 20.11 (see .nvmrc)", "(per the runbook)"
+_SEE = re.compile(r"\((?:see|per|cf\.?|via|ref|source:)\s[^()]{1,80}\)", re.IGNORECASE)
+
+
 def set_aside(body: str, cjk: bool) -> tuple[str, str] | None:
     """(the fact, what the body says beside it) when it says something beside its fact and the fact keeps words of
     its own ("Always book me an aisle seat" is all instruction, and stays as it is); else None."""
+    seen = " ".join(m.group(0) for m in _SEE.finditer(body))
+    body = _SEE.sub("", body)
     denied = _NOT_ZH if cjk else _NOT_EN
     fact, aside = denied.sub("", body), " ".join(m.group(0) for m in denied.finditer(body))
     told = (_INSTRUCTION_ZH if cjk else _INSTRUCTION_EN).search(fact)
     if told is not None and _enough(fact[: told.start()], cjk):
         fact, aside = fact[: told.start()], f"{aside} {fact[told.start() :]}"
-    return (fact, aside) if fact != body and _enough(fact, cjk) else None
+    return (fact, f"{seen} {aside}") if (fact != body or seen) and _enough(fact, cjk) else None
 
 
 def compared(old: "Statement", new: "Statement") -> tuple["Statement", "Statement"]:

@@ -42,6 +42,7 @@ READ_AS = {
     "reqs": "requests",
     "appts": "appointments",
     "mgr": "manager",
+    "tl": "tech lead",
     "pref": "preference",
     "prefs": "preferences",
     "pls": "please",
@@ -276,7 +277,7 @@ CHANGE_EN = re.compile(
     r"instead|(?-i:new|New(?!\s+[A-Z])|NEW)|newly|rescheduled|renamed|replaced|upgraded|downgraded|raised|lowered|increased|decreased|"
     r"went (?:up|down)|grown(?!\s+up)|grew(?!\s+up)|cut|pushed|postponed|delayed|these days|turns out|from now on|transferred|"
     r"migrated|relocated|upped|bumped|swapped|shifted|reset|dropped|extended|shortened|reduced|scaled|renamed|expanded|"
-    r"(?<![a-z]{2}s )(?<!the )left|joined|sold|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became|"
+    r"(?<![a-z]{2}s )(?<!the )left|joined|sold|traded|rewrote|rewritten|gave up|quit|stopped|started|make that|becomes?|became|"
     r"promoted|demoted|retired|graduated|hired|"
     # a time from which the value holds ("as of this week", "from next month", "starting Monday")
     r"as of|from (?:next|this|today|tomorrow)|starting (?:next|this|today|tomorrow|on|in|\w+day)|effective|"

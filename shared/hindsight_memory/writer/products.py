@@ -31,6 +31,13 @@ _KINDS = {
     "energy": "Octopus|octopus_energy british_gas EDF e.on OVO",
     "notes": "Notion obsidian evernote onenote Bear logseq",
     "tracker": "jira Linear trello asana 禅道 飞书项目 tapd",
+    # a car, by its maker (its models are its other names: "Honda Civic" names one member; Civic -> Accord is left
+    # to the other rules)
+    "car": "tesla|特斯拉|model_3|model_y|model_s|model_x toyota|丰田|rav4|rav_4|camry|corolla|prius|highlander "
+    "honda|本田|civic|accord|cr-v|crv ford|福特|f-150|f150|Mustang|Bronco subaru|outback|forester|crosstrek "
+    "mazda|马自达|cx-5|cx-50|miata hyundai|现代|tucson|elantra|ioniq kia|起亚|sorento|sportage volvo|沃尔沃|xc60|xc90 "
+    "bmw|宝马 mercedes|benz|奔驰 audi|奥迪 volkswagen|vw|大众|jetta|Golf nissan|日产|Leaf|rogue jeep|wrangler "
+    "比亚迪|byd 理想|li_auto 蔚来|nio 小鹏|xpeng 问界|aito 小米su7|xiaomi_su7|su7 极氪|zeekr 吉利|geely",
 }
 
 
@@ -102,9 +109,22 @@ def _scoped_elsewhere(old_body: str, new_body: str) -> bool:
 def another_of_its_kind(old: Statement, new: Statement) -> bool:
     """A change to another of a kind above, by the same person, for the same use: "My wife has an iPhone" / "I
     switched to a Pixel", "Our prod database is Postgres" / "We moved analytics to ClickHouse" are not."""
+    kind = _kind_replaced(old.body, new.body)
     return (
         announces(old, new)
-        and bool(_kind_replaced(old.body, new.body))
+        and bool(kind)
         and not someone_else(old, new)
         and not _scoped_elsewhere(old.body, new.body)
+        and bool(_REPLACED.get(kind, _ANY).search(new.body))
     )
+
+
+# A household may keep two cars: a change of another car replaces one only where it says so ("traded in the Civic
+# for a RAV4", 换车了，现在开特斯拉); 比亚迪的年检推迟到六月了 after 那辆大众该保养了 is news of the other car.
+_REPLACED = {
+    "car": re.compile(
+        r"\b(?:switched|traded|sold|replaced|bought|got|drive|drives|driving)\b|换|卖|提了|提车|买了|开",
+        re.IGNORECASE,
+    )
+}
+_ANY = re.compile("")

@@ -105,7 +105,7 @@ _ZH_NUMBER = re.compile(
     r"|[零〇一二两三四五六七八九]{0,20}[十百千万亿][零〇一二两三四五六七八九十百千万亿]{0,20})"
 )
 _LIGHT_ZH_WORDS = re.compile(
-    r"正好|刚好|恰好|(?<=[节日号])那天|记住|注意|仍然|仍旧|依然|依旧|照旧|提到|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|左右|一下|一些|已经|正在|"
+    r"正好|刚好|恰好|(?<=[节日号])那天|记住|注意|仍然|仍旧|依然|依旧|照旧|提到|使用|采用|位于|举行|举办|名字|名叫|一点(?=[儿都也点])|大概|大约|差不多|左右|一般|通常|平时|平常|固定(?!电话|资产|工资|收入)|一下|一些|已经|正在|"
     + THE_USER_ZH
     + r"|助手|我们|你们|他们|她们|一直|"
     r"的话|的是|备注|请|我家|我们家|挺|蛮|比较|十分|特别|相当|非常|那边|这边|千万(?=[别不要记])|(?<![一二两三四五六七八九十百千万亿])一(?=[个辆只件位名天次本张台条年周]|月(?![\d一二三四五六七八九十]))"
@@ -278,8 +278,8 @@ def _en_parts(w: str) -> list[str]:
             joined = "".join(parts)
             return [_stem(READ_AS.get(joined, joined))]
         return [_stem(READ_AS.get(p, p)) for p in parts if p not in _LIGHT_EN]
-    stem = _stem(READ_AS.get(w, w))
-    return [_SAME_STEM.get(stem, stem)]
+    stems = [_stem(p) for p in READ_AS.get(w, w).split()]  # a short form of two words: "tl" is "tech lead"
+    return [_SAME_STEM.get(stem, stem) for stem in stems]
 
 
 # An identifier: words joined by "_", or three or more by "-" with no small word among them ("up-to-date",
