@@ -135,7 +135,9 @@ class Scorer:
             vec_rel = self.embedder.relevance(cos, cjk, d_cjk) if vector_on else 0.0
             vec_u = self.embedder.relevance_unclipped(cos, cjk, d_cjk) if vector_on else 0.0
             relevance = _relevance(vec_rel, lex_rel)
-            if kinds and names_one_of(m.content, kinds):  # "which phone do I use?" / "I switched to a Pixel."
+            if (
+                kinds and relevance < KIND_RELEVANCE and names_one_of(m.content, kinds)
+            ):  # "I switched to a Pixel."
                 relevance = max(relevance, KIND_RELEVANCE)
             gate = None  # what the `missing` decision reads instead of relevance, if anything
             if sig.rel_qvec is not None and nameless_terms is not None and c.vector is not None:

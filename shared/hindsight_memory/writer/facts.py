@@ -273,9 +273,8 @@ def relate(
         old, new = said
     if old.entities and new.entities and not old.entities & new.entities:
         return Verdict("distinct", "about other entities")
-    old, new = compared(
-        old, new
-    )  # what one says beside its fact and the other does not name (writer/asides.py)
+    # what one says beside its fact and the other does not name is left out (writer/asides.py)
+    old, new = compared(old, new)
     verdict = _relate(old, new, cosine, th, sharper, learned)
     # A speaker's name, shared once their words are read with it, says whose news it is, not what it is about:
     # "Caroline: Melanie moved to Denver." changes nothing Melanie said about her painting.

@@ -102,6 +102,7 @@ def readings(a: str, b: str) -> tuple[str, str]:
     about them told by one person (below)."""
     a, b = one_person(a[:READING_CHARS], b[:READING_CHARS])  # what reading() reads of each
     # what one says beside its fact and the other does not name is left out, as the decision leaves it
-    (sa, sb), (ca, cb) = (statement(a), statement(b)), compared(statement(a), statement(b))
+    sa, sb = statement(a), statement(b)
+    ca, cb = compared(sa, sb)
     a, b = (ca.body if ca is not sa else a), (cb.body if cb is not sb else b)
     return reading(spelled_like(a, b)), reading(spelled_like(b, a))
