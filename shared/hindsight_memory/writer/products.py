@@ -42,31 +42,50 @@ _KINDS = {
 }
 
 
+_WORD = re.compile(r"[\w&+]+")  # a name's word, as the names are bounded ("at&t", "notepad++")
+
+
+class _Names:
+    """One member's names: one word written with a capital (matched as written), one word in any case, and the rest
+    (several words, a hyphen or a dot, Chinese) as patterns. A text's words are read once and looked up: recall asks
+    this of each candidate, and a pattern per name took 7 ms a long memory."""
+
+    def __init__(self, cased: frozenset[str], uncased: frozenset[str], patterns: tuple[re.Pattern[str], ...]):
+        self.cased, self.uncased, self.patterns = cased, uncased, patterns
+
+    @classmethod
+    def of(cls, member: str) -> "_Names":
+        cased: set[str] = set()
+        uncased: set[str] = set()
+        patterns: list[re.Pattern[str]] = []
+        for name in (n.replace("_", " ") for n in member.split("|")):
+            chinese = bool(re.search(r"[\u4e00-\u9fff]", name))
+            if _WORD.fullmatch(name) and not chinese:
+                (cased if name[0].isupper() else uncased).add(name if name[0].isupper() else name.casefold())
+                continue
+            text = re.escape(name) if chinese else rf"(?<![\w&]){re.escape(name)}(?![\w&+])"
+            patterns.append(re.compile(text if name[0].isupper() else f"(?i:{text})"))
+        return cls(frozenset(cased), frozenset(uncased), tuple(patterns))
+
+    def named_in(self, body: str, words: set[str], folded: set[str]) -> bool:
+        return bool(self.cased & words or self.uncased & folded or any(p.search(body) for p in self.patterns))
+
+
 @cache
-def _patterns() -> list[tuple[str, list[re.Pattern[str]]]]:
-    out = []
-    for kind, members in _KINDS.items():
-        pats = []
-        for member in members.split():
-            alts = []
-            for name in sorted(member.split("|"), key=len, reverse=True):
-                text = re.escape(name.replace("_", " "))
-                if not re.search(r"[\u4e00-\u9fff]", name):
-                    text = rf"(?<![\w&]){text}(?![\w&+])"
-                alts.append(text if name[0].isupper() else f"(?i:{text})")
-            pats.append(re.compile("|".join(alts)))
-        out.append((kind, pats))
-    return out
+def _lexicon() -> list[tuple[str, list[_Names]]]:
+    return [(kind, [_Names.of(member) for member in members.split()]) for kind, members in _KINDS.items()]
 
 
 @lru_cache(maxsize=4096)
 def _named(body: str) -> dict[str, frozenset[int]]:
     """The members of each kind a text names. Cached: a stored statement is read against each of its candidates, and
     twice per pair (relate's cosine gate and its few-words gate)."""
+    words = set(_WORD.findall(body))
+    folded = {w.casefold() for w in words}
     return {
         kind: found
-        for kind, pats in _patterns()
-        if (found := frozenset(i for i, p in enumerate(pats) if p.search(body)))
+        for kind, members in _lexicon()
+        if (found := frozenset(i for i, m in enumerate(members) if m.named_in(body, words, folded)))
     }
 
 
@@ -164,34 +183,9 @@ def kinds_asked(query: str) -> frozenset[str]:
 
 def names_one_of(text: str, kinds: frozenset[str]) -> bool:
     """Whether a text names a member of one of these kinds ("I switched to a Pixel.": a phone). Recall asks it of its
-    candidates, so it reads a text's words once and looks the names up (the patterns above took 7 ms a long memory)."""
+    candidates: only the kinds asked are read (all of them, over 2,000 characters, took over a millisecond)."""
     head = text[:2000]
-    words = _WORD.findall(head)
-    exact, folded, lower = set(words), {w.casefold() for w in words}, head.casefold()
-    for kind in kinds:
-        cased, uncased, phrases = _members(kind)
-        if (
-            cased & exact
-            or uncased & folded
-            or any(p in (head if p[0].isupper() else lower) for p in phrases)
-        ):
-            return True
-    return False
-
-
-_WORD = re.compile(r"[\w&+-]+")
-
-
-@cache
-def _members(kind: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
-    """A kind's names: one word written with a capital (matched as written), one word in any case, and names of more
-    than one word or in Chinese (found in the text as they are)."""
-    cased: set[str] = set()
-    uncased: set[str] = set()
-    phrases: list[str] = []
-    for name in (n.replace("_", " ") for member in _KINDS[kind].split() for n in member.split("|")):
-        if " " in name or re.search(r"[\u4e00-\u9fff]", name):
-            phrases.append(name if name[0].isupper() else name.casefold())
-        else:
-            (cased if name[0].isupper() else uncased).add(name if name[0].isupper() else name.casefold())
-    return frozenset(cased), frozenset(uncased), tuple(phrases)
+    words = set(_WORD.findall(head))
+    folded = {w.casefold() for w in words}
+    lexicon = dict(_lexicon())
+    return any(m.named_in(head, words, folded) for kind in kinds for m in lexicon[kind])
