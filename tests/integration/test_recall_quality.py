@@ -314,3 +314,38 @@ def test_two_instructions_about_dates_both_come_with_a_question_asking_for_one(c
     contents = [m.content for m in out.memories]
     assert {m.content for m in out.memories if m.id in applied} == set(said[:2]), out.explain["results"]
     assert said[3] in contents and set(contents[-2:]) == set(said[:2]), contents
+
+
+GARDEN = [
+    "user: I want to turn the back of the garden into a vegetable bed this spring, where do I start?",
+    "assistant: Start with the soil: test its pH and work in compost before anything is sown.",
+    "user: Can you summarize the order confirmation from the hardware store? It lists a drill and two shelves.",
+    "assistant: The order confirms one cordless drill and two pine shelves, delivery on Friday.",
+    "user: The raised beds in the garden will be cedar, and the tomatoes go in the sunniest corner.",
+    "user: Give me an overview of the running order for Thursday's team meeting.",
+    "assistant: The meeting opens with the budget, then hiring, then the product roadmap.",
+    "user: Slugs ate half the lettuce in the garden beds, I'm putting copper tape around them.",
+    "user: Walk me through the order in which the chapters of my novel should come.",
+    "user: I've set up a drip line in the vegetable garden so it waters itself while we're away in August.",
+]
+
+
+def test_a_question_asking_for_breadth_is_matched_on_its_topic(chat):
+    # "Can you walk me through the order in which I brought up..." is mostly words about the form of the answer;
+    # turns that talk of orders, overviews and summaries match those words. The question's topic, the garden, finds
+    # the four turns in which the user brought it up (and the answer to the first) before any of them; asked as a
+    # whole, the novel's chapters and the meeting's running order came first and third.
+    _one_session(chat, "u/garden", GARDEN, datetime(2024, 3, 2, 9, tzinfo=UTC))
+    out = chat.recall(
+        RecallQuery(
+            namespace="u/garden",
+            query="Can you walk me through the order in which I brought up different aspects of my vegetable garden "
+            "across our conversations? Mention ONLY and ONLY four items.",
+            top_k=5,
+            explain=True,
+        )
+    )
+    assert out.explain["topic"] == "my vegetable garden"
+    assert sorted(m.content for m in out.memories) == sorted(GARDEN[i] for i in (0, 1, 4, 7, 9)), [
+        m.content for m in out.memories
+    ]

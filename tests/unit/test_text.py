@@ -2,7 +2,7 @@
 
 import pytest
 
-from hindsight_memory.retrieval.asked import side_asked_about, without_name
+from hindsight_memory.retrieval.asked import side_asked_about, topic_of, without_name
 from hindsight_memory.retrieval.coverage import QueryTerms
 from hindsight_memory.standing import standing_kind, trigger_share
 from hindsight_memory.text import (
@@ -138,6 +138,35 @@ def test_a_role_label_says_whose_turn_it_is(turn, side):
 )
 def test_a_question_in_one_grammatical_person_is_about_that_side(question, side):
     assert side_asked_about(question) == side
+
+
+@pytest.mark.parametrize(
+    "question, topic",
+    [
+        (
+            "Can you walk me through the order in which I brought up different aspects of using AI in our hiring "
+            "process across our conversations, in order? Mention ONLY and ONLY six items.",
+            "using AI in our hiring process",
+        ),
+        (
+            "Can you give me a complete summary of how I can ensure my hiring process complies with the legal "
+            "requirements we've discussed?",
+            "how I can ensure my hiring process complies with the legal requirements",
+        ),
+        (
+            "Can you summarize how I’ve been managing my time and stress throughout our recent conversations?",
+            "how I've been managing my time and stress",
+        ),
+        ("请帮我总结一下我们之前的对话中关于搬家的计划", "关于搬家的计划"),
+        ("按顺序说说我提到过的旅行计划", "我提到过的旅行计划"),
+        # no frame of a broad answer: as asked, and so is a frame with too little left
+        ("Can you tell me what my budget is?", "Can you tell me what my budget is?"),
+        ("Summarize.", "Summarize."),
+        ("Can you give me an overview?", "Can you give me an overview?"),
+    ],
+)
+def test_a_question_asking_for_breadth_is_matched_on_its_topic(question, topic):
+    assert topic_of(question) == topic
 
 
 @pytest.mark.parametrize(

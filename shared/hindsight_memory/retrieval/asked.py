@@ -49,3 +49,55 @@ def side_asked_about(question: str) -> str:
     question = _REQUEST_FORM.sub(" ", question)
     first, second = bool(_FIRST_PERSON.search(question)), bool(_SECOND_PERSON.search(question))
     return "user" if first and not second else "agent" if second and not first else ""
+
+
+# A question asking for breadth (the order things came up in, a summary, how something went over time) is mostly
+# words about the form of the answer ("Can you walk me through the order in which I brought up different aspects
+# of..."); they match every turn that talks of orders and summaries, and blur the topic in the query's vector.
+_CONVS = r"(?:conversations?|chats?|discussions?|sessions?|messages?|talks?|exchanges?)"
+_OUR_CONVS = r"(?:throughout|across|over|during|in) (?:all )?(?:of )?(?:our|my|the)(?: \w+)? " + _CONVS
+_BREADTH = re.compile(
+    r"\b(?:in (?:what|which) order|the order (?:in which|of)|in order|chronolog\w*|summar\w+|overview|recap"
+    r"|over time|" + _OUR_CONVS + r")\b|总结|概括|回顾|按(?:时间)?顺序|先后",
+    re.IGNORECASE,
+)
+_FRAME = re.compile(
+    "|".join(
+        (
+            r"\bmention only and only \w+ items?\b\.?",
+            r"^\W*(?:(?:can|could|would|will) you(?: please)?|please)\s+",
+            r"\b(?:walk me through|list|give me|provide|tell me|remind me of|summari[sz]e|recap)\b",
+            r"\bthe order in which (?:i|we) (?:first )?(?:brought up|mentioned|discussed|raised|talked about"
+            r"|asked about|shared|covered|explored|addressed|went through)\b",
+            r"\b(?:a |an |the )?(?:(?:comprehensive|complete|brief|detailed|quick|short|full) )?(?:summary|overview"
+            r"|recap)\b(?: of)?",
+            r"\b(?:the )?different\b",
+            r"\b" + _OUR_CONVS + r"\b",
+            r"\bin (?:chronological )?order\b",
+            r"\b(?:so far|over time|up to now|until now)\b",
+            r"\b(?:we've|we have|i've|i have) (?:discussed|talked about)\b",
+            r"(?:请|能不能|能否|可以)?(?:帮我)?(?:总结|概括|回顾)(?:一下)?",
+            r"按(?:时间)?顺序(?:说说|列出|讲讲)?",
+            r"(?:在)?我们(?:之前|以前)?的(?:对话|聊天|讨论)(?:中|里)?",
+        )
+    ),
+    re.IGNORECASE,
+)
+
+# what is left may open on the kind of item listed: "aspects of using AI in hiring"
+_KINDS_OF = re.compile(
+    r"^(?:aspects|ideas|topics|things|details|points|issues|kinds|types) (?:of|related to|about|for|regarding|on) ",
+    re.IGNORECASE,
+)
+
+
+def topic_of(question: str) -> str:
+    """What a question asking for breadth is about: the question without the words that frame its answer
+    ("Can you give me a summary of how my savings plan developed?" -> "how my savings plan developed"); any other
+    question, or one with too little left, as asked."""
+    if not _BREADTH.search(question):
+        return question
+    rest = _FRAME.sub(" ", question.replace("’", "'"))
+    rest = re.sub(r"\s+([?,.])", r"\1", re.sub(r"\s+", " ", rest)).strip(" ,.?？，。")
+    rest = _KINDS_OF.sub("", rest)
+    return rest if len(rest) >= 8 or (has_cjk(rest) and len(rest) >= 3) else question

@@ -26,6 +26,7 @@ from ..storage.lance import COLD, LanceStore
 from ..text import ROLES, fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
 from . import affinity, shaping
+from .asked import topic_of
 from .conditions import CONDITION_POOL, Conditions
 from .replaced import REPLACEMENT_HOPS, current_of, hand_over, through_replaced
 from .rerank import Reranker
@@ -59,21 +60,24 @@ class Retriever:
             window = parse_time_window(q.query, now)
         # Once a time expression has become a filter, its words only add noise to matching ("yesterday").
         text = _without(q.query, window.expression) if window is not None else q.query
+        # A question asking for breadth is matched on its topic, without the words that frame the answer ("Can you
+        # give me a summary of..."); whose turns it asks about and whether it asks for advice read it as asked.
+        asked_as, text = text, topic_of(text)
         q = q.model_copy(update={"query": text})
         # The query embedding (tens of ms) runs while BM25 searches; a fallback search reuses it.
         qvec = self._pool.submit(self.embedder.embed_query, text)
-        cands, info = self._search(q, now, window, qvec)
+        cands, info = self._search(q, now, window, qvec, asked_as)
         if not info.pop("matched") and window is not None:
             # Nothing at all in the window: the expression may have misled us ("in March" of a plan, not of an
             # event). Search everything rather than answer "missing" on a misreading.
-            cands, info2 = self._search(q, now, None, qvec)
+            cands, info2 = self._search(q, now, None, qvec, asked_as)
             info["time_window_fallback"] = True
             info["channels"] = info2["channels"]
         # A time expression that matched is itself evidence: in-window candidates need less textual relevance.
         floor = self._min_rel(q) * (
             0.5 if window is not None and not info.get("time_window_fallback") else 1.0
         )
-        top = shaping.select(cands, q.query, q.top_k, floor)
+        top = shaping.select(cands, asked_as, q.top_k, floor)
         memories = [_public(c) for c in top]
         explain = None
         if q.explain:
@@ -130,7 +134,12 @@ class Retriever:
         )
 
     def _search(
-        self, q: RecallQuery, now: datetime, window: TimeWindow | None, qvec_future: Future[np.ndarray]
+        self,
+        q: RecallQuery,
+        now: datetime,
+        window: TimeWindow | None,
+        qvec_future: Future[np.ndarray],
+        asked_as: str,
     ) -> tuple[list[Candidate], dict[str, Any]]:
         where = self._where(q, window, replaced=True)
         n = max(self.settings.candidate_pool, q.top_k * 4)
@@ -154,7 +163,7 @@ class Retriever:
         # Standing instructions and preferences are searched over any time: "tips for this month", "this year" in a
         # question narrow what it asks about, not which instructions and preferences hold.
         standing = self._where(q, None).any_key("tag_keys", [key(STANDING_TAG)])
-        if "vector" in q.channels and shaping.wants_standing(q.query):
+        if "vector" in q.channels and shaping.wants_standing(asked_as):
             # They apply to requests on other topics: their own small search.
             have = {m.id for m, _, _ in vec_hits}
             extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_RESERVE)
@@ -163,7 +172,7 @@ class Retriever:
         elif "vector" in q.channels:
             # Any other question: the standing instruction made for its topic, if one reads close enough.
             hits = self.store.vector_search(q.namespace, qvec, standing, CONDITION_POOL)
-            found = {m.id for m in self.conditions.applying([m for m, _, _ in hits], qvec, q.query)}
+            found = {m.id for m in self.conditions.applying([m for m, _, _ in hits], qvec, asked_as)}
             reserve = [h for h in hits if h[0].id in found]
             applies = {h[0].id for h in reserve}
         else:
@@ -175,7 +184,7 @@ class Retriever:
                 c = cands.setdefault(m.id, Candidate(m, vec))
                 c.ranks[channel] = rank
                 c.raw[channel] = score
-        sig = self.scorer.signals(q.query, qvec, fts_hits, cands.values())
+        sig = self.scorer.signals(q.query, qvec, fts_hits, cands.values(), asked_as)
         self.scorer.score(list(cands.values()), q, sig, now)
         if not q.history:
             # A replaced memory's words still find the value that replaced it, if that one passes every filter.
@@ -207,6 +216,7 @@ class Retriever:
         info = {
             "matched": matched,
             "query_terms": terms(q.query),
+            "topic": q.query if q.query != asked_as else None,
             "filter": {
                 "kinds": q.kinds,
                 "tags": q.tags,

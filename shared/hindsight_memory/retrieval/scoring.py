@@ -93,9 +93,15 @@ class Scorer:
         self.settings = settings
 
     def signals(
-        self, query: str, qvec: np.ndarray, fts_hits: list[Hit], cands: Iterable[Candidate]
+        self,
+        query: str,
+        qvec: np.ndarray,
+        fts_hits: list[Hit],
+        cands: Iterable[Candidate],
+        asked_as: str = "",
     ) -> Signals:
-        side = question_side(query, cands)
+        """`asked_as`: the question as asked, when `query` is its topic alone (whose turns it is about)."""
+        side = question_side(asked_as or query, cands)
         sig = Signals(qvec, max((s for _, s, _ in fts_hits), default=0.0), side)
         if side and side not in ROLES:
             rest = without_name(query, side)
