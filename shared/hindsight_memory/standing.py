@@ -98,7 +98,7 @@ def _singular(word: str) -> str:
 # A request for advice or a suggestion, about now or what comes next ("what should I...", "can you suggest...",
 # "how would you..."), as opposed to a question about what was said or done ("what did you recommend...").
 _ADVICE = re.compile(
-    r"\b(?:should (?:i|we)|can you (?:suggest|recommend|help|give|tell me (?:about|how))|"
+    r"\b(?:should (?:i|we)|(?:i|we) should|can you (?:suggest|recommend|help|give|tell me (?:about|how))|"
     r"could you (?:suggest|recommend|help)|how (?:would|should|can|do) (?:you|i|we)|"
     r"what (?:are|would be) (?:some|the best|good)|recommend|suggest|any (?:tips|ideas|advice)|what should|"
     r"how to|what can you tell me|ideas? for|i'm (?:looking|planning|trying|thinking)|i want to|i need)\b"

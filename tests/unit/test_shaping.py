@@ -138,3 +138,54 @@ def test_a_statement_fetched_past_the_standing_pool_joins_only_through_its_condi
 
     assert asked[STANDING_RANK - 1] is platform
     assert platform not in other and other == talk[:10]  # never ranked on its own
+
+
+def test_two_instructions_for_the_same_topic_both_join():
+    # both were made "when I ask about sneaker features": each applies; the one stated later is no lesser
+    compare = cand(
+        "user: Always provide detailed comparisons when I ask about sneaker features.", 0.879, 0.9, True
+    )
+    health = cand(
+        "user: Always highlight health benefits when I ask about sneaker features.", 0.877, 0.9, True
+    )
+    other = cand("user: Always mention sustainability when I ask about sneaker materials.", 0.870, 0.9, True)
+
+    out = with_standing(
+        [*TALK, compare, health, other], TALK, 10, "What features should I look for in sneakers?"
+    )
+
+    assert out[STANDING_RANK - 1 : STANDING_RANK + 1] == [compare, health] and other not in out
+
+
+def test_an_instruction_at_the_end_of_the_answer_is_not_pushed_out_by_a_preference_joining():
+    # the instruction made the 10th place on its own; the preference joining at STANDING_RANK would push it to
+    # the 11th: it moves up with it instead
+    ebooks = cand("user: I prefer e-books for their portability.", 0.845, 0.72, True)
+    top = [*TALK, GENRES]
+
+    out = with_standing([*TALK, GENRES, ebooks], top, 10, "Can you suggest some books?")
+
+    assert GENRES in out and ebooks in out and len(out) == 10
+    # with room for both, the instruction stays where it was
+    wide = with_standing([*TALK, GENRES, ebooks], top, 20, "Can you suggest some books?")
+    assert wide.index(GENRES) == 10 and ebooks in wide
+
+
+def test_an_instruction_whose_condition_reads_close_joins_a_request_for_advice_from_the_reserve():
+    # "patent application processes" shares one word of three with the request; the condition's reading
+    # (retrieval/conditions.py) marks it as the one made for it, far down the standing search as it was
+    timelines = cand(
+        "user: Always provide detailed timelines when I ask about patent application processes.",
+        0.80,
+        0.5,
+        True,
+    )
+    timelines.reserve = True
+    talk = [cand(f"user: The prototype needs part {k}.", 0.86, 0.8) for k in range(12)]
+    for c in [*talk, timelines]:
+        c.factors["relevance"] = c.factors["vector_relevance"]
+    asked = "What steps should I take to get a patent approved?"
+
+    assert timelines not in select([*talk, timelines], asked, 10, 0.5)
+    timelines.factors["condition"] = 1.0
+    assert select([*talk, timelines], asked, 10, 0.5)[STANDING_RANK - 1] is timelines

@@ -4,7 +4,7 @@ import pytest
 
 from hindsight_memory.retrieval.asked import side_asked_about, topic_of, without_name
 from hindsight_memory.retrieval.coverage import QueryTerms
-from hindsight_memory.standing import standing_kind, trigger_share
+from hindsight_memory.standing import asks_for_advice, standing_kind, trigger_share
 from hindsight_memory.text import (
     extract_slot,
     fts_text,
@@ -250,3 +250,17 @@ def test_a_query_word_counts_in_a_text_as_written_or_in_another_form(query, text
 def test_the_colon_of_a_time_is_no_speakers_label():
     assert speaker_of("Gym: Tue/Thu 18:00") == ("", "Gym: Tue/Thu 18:00")
     assert speaker_of("Caroline: Note: buy milk") == ("caroline", "Note: buy milk")
+
+
+@pytest.mark.parametrize(
+    "question, advice",
+    [
+        ("What features I should pay attention to in sneakers?", True),  # "I should" as people type it
+        ("Should I buy the blue ones?", True),
+        ("我应该怎么安排周末?", True),
+        ("What did I say I should buy?", False),  # about what was said
+        ("When is my dentist appointment?", False),
+    ],
+)
+def test_a_request_for_advice_is_told_from_a_question_about_what_was_said(question, advice):
+    assert asks_for_advice(question) == advice

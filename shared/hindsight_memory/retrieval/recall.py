@@ -166,9 +166,20 @@ class Retriever:
         if "vector" in q.channels and shaping.wants_standing(asked_as):
             # They apply to requests on other topics: their own small search.
             have = {m.id for m, _, _ in vec_hits}
-            extra = self.store.vector_search(q.namespace, qvec, standing, shaping.STANDING_RESERVE)
+            extra = self.store.vector_search(
+                q.namespace, qvec, standing, max(shaping.STANDING_RESERVE, CONDITION_POOL)
+            )
+            # the instruction whose condition reads closest to the request applies as one naming its topic does,
+            # however far down the rest of its words put it
+            applies = {m.id for m in self.conditions.applying([m for m, _, _ in extra], qvec, asked_as)}
             vec_hits = vec_hits + [h for h in extra[: shaping.STANDING_POOL] if h[0].id not in have]
-            reserve = [h for h in extra[shaping.STANDING_POOL :] if h[0].id not in have]
+            reserve = [
+                h
+                for i, h in enumerate(extra)
+                if i >= shaping.STANDING_POOL
+                and h[0].id not in have
+                and (i < shaping.STANDING_RESERVE or h[0].id in applies)
+            ]
         elif "vector" in q.channels:
             # Any other question: the standing instruction made for its topic, if one reads close enough.
             hits = self.store.vector_search(q.namespace, qvec, standing, CONDITION_POOL)

@@ -2,7 +2,7 @@
 answer down to a lower floor, and the standing instructions and preferences that apply to a request for advice
 kept in view."""
 
-from ..standing import STANDING_TAG, asks_for_advice, standing_kind, trigger_share
+from ..standing import STANDING_TAG, asks_for_advice, condition_of, standing_kind, trigger_share
 from .scoring import Candidate
 
 # Results after a relevant one need this share of the relevance floor: in conversation the rest of an answer reads
@@ -56,7 +56,7 @@ def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: s
     same kind already in the results stand in for the closest: "Always suggest literary events when I ask about
     book series" is not the one that applies to "what books should I check out?" when "Always describe the genre
     when I ask for book recommendations" is closer."""
-    picks = []
+    chosen: list[Candidate] = []
     standing = [c for c in cands if STANDING_TAG in c.memory.tags]
     for kind, n in STANDING_PICKS.items():
         # An instruction that names the request's topic ("when I ask about movie options" for "what movies would
@@ -64,13 +64,37 @@ def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: s
         # options"), however far the rest of its words ("platform availability details") take it: the model weighs
         # the whole sentence, the instruction's own condition is the topic.
         of_kind = [c for c in standing if standing_kind(c.memory.content) == kind]
-        named = {id(c) for c in of_kind if trigger_share(c.memory.content, query) >= 0.5}
+        named = {
+            id(c)
+            for c in of_kind
+            if c.factors.get("condition") or trigger_share(c.memory.content, query) >= 0.5
+        }
         mine = [c for c in of_kind if not c.reserve or id(c) in named]
-        mine.sort(key=lambda c: (id(c) in named, c.raw.get("cosine", 0.0)), reverse=True)
-        for best in mine[:n]:
-            near = id(best) in named or best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR
-            if near and not any(c is best for c in top[:STANDING_VIEW]):
-                picks.append(best)
+        # among those naming it, the one naming more of it, then the one whose condition reads closest
+        share = {id(c): trigger_share(c.memory.content, query) for c in mine}
+        mine.sort(
+            key=lambda c: (
+                id(c) in named,
+                share[id(c)],
+                c.factors.get("condition", 0.0),
+                c.raw.get("cosine", 0.0),
+            ),
+            reverse=True,
+        )
+        best_n = [
+            best
+            for best in mine[:n]
+            if id(best) in named or best.factors.get("vector_relevance", 0.0) >= STANDING_FLOOR
+        ]
+        # Two instructions for the same topic ("when I ask about sneaker features") both apply to it.
+        topics = {condition_of(c.memory.content).casefold() for c in best_n} - {""}
+        chosen += best_n + [
+            c for c in mine[n:] if id(c) in named and condition_of(c.memory.content).casefold() in topics
+        ]
+    shown = {id(c): i for i, c in enumerate(top[:STANDING_VIEW])}
+    picks = [c for c in chosen if id(c) not in shown]
+    # one already shown stays where it is, unless the others moving up above it would push it out of the answer
+    picks += [c for c in chosen if id(c) in shown and shown[id(c)] + len(picks) >= k]
     if not picks:
         return top
     picks.sort(key=lambda c: c.raw.get("cosine", 0.0), reverse=True)
