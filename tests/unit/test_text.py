@@ -157,6 +157,7 @@ def test_a_question_in_one_grammatical_person_is_about_that_side(question, side)
             "Can you summarize how I’ve been managing my time and stress throughout our recent conversations?",
             "how I've been managing my time and stress",
         ),
+        ("Can you summarize how my reading list has changed over time?", "how my reading list has changed"),
         ("请帮我总结一下我们之前的对话中关于搬家的计划", "关于搬家的计划"),
         ("按顺序说说我提到过的旅行计划", "我提到过的旅行计划"),
         # no frame of a broad answer: as asked, and so is a frame with too little left

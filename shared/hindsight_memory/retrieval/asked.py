@@ -65,8 +65,10 @@ _FRAME = re.compile(
     "|".join(
         (
             r"\bmention only and only \w+ items?\b\.?",
+            # "list" and "provide" only open a request: "my reading list" keeps its list
+            r"^\W*(?:(?:(?:can|could|would|will) you(?: please)?|please)\s+)?(?:list|provide)\b",
             r"^\W*(?:(?:can|could|would|will) you(?: please)?|please)\s+",
-            r"\b(?:walk me through|list|give me|provide|tell me|remind me of|summari[sz]e|recap)\b",
+            r"\b(?:walk me through|give me|tell me|remind me of|summari[sz]e|recap)\b",
             r"\bthe order in which (?:i|we) (?:first )?(?:brought up|mentioned|discussed|raised|talked about"
             r"|asked about|shared|covered|explored|addressed|went through)\b",
             r"\b(?:a |an |the )?(?:(?:comprehensive|complete|brief|detailed|quick|short|full) )?(?:summary|overview"

@@ -64,14 +64,10 @@ def with_standing(cands: list[Candidate], top: list[Candidate], k: int, query: s
         # options"), however far the rest of its words ("platform availability details") take it: the model weighs
         # the whole sentence, the instruction's own condition is the topic.
         of_kind = [c for c in standing if standing_kind(c.memory.content) == kind]
-        named = {
-            id(c)
-            for c in of_kind
-            if c.factors.get("condition") or trigger_share(c.memory.content, query) >= 0.5
-        }
+        share = {id(c): trigger_share(c.memory.content, query) for c in of_kind}
+        named = {id(c) for c in of_kind if c.factors.get("condition") or share[id(c)] >= 0.5}
         mine = [c for c in of_kind if not c.reserve or id(c) in named]
         # among those naming it, the one naming more of it, then the one whose condition reads closest
-        share = {id(c): trigger_share(c.memory.content, query) for c in mine}
         mine.sort(
             key=lambda c: (
                 id(c) in named,
