@@ -29,4 +29,5 @@ fi
 # Each module runs on one worker (--dist loadscope): the IAM test's module shares one emulator and function
 # processes across its tests, in order. (--dist loadgroup with xdist_group marks does not group under pytest 9.2 with
 # pytest-xdist 3.8: xdist tags the group onto item._nodeid, which pytest 9 no longer reads; every group is one module.)
-.venv/bin/python -m pytest -q -n 2 --dist loadscope tests "$@"
+# Modules are handed out in collection order (tests/conftest.py puts the longest first), not by their test count.
+.venv/bin/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder tests "$@"
