@@ -57,8 +57,10 @@ def side_asked_about(question: str) -> str:
 _CONVS = r"(?:conversations?|chats?|discussions?|sessions?|messages?|talks?|exchanges?)"
 _OUR_CONVS = r"(?:throughout|across|over|during|in) (?:all )?(?:of )?(?:our|my|the)(?: \w+)? " + _CONVS
 _BREADTH = re.compile(
-    r"\b(?:in (?:what|which) order|the order (?:in which|of)|in order|chronolog\w*|summar\w+|overview|recap"
-    r"|over time|" + _OUR_CONVS + r")\b|总结|概括|回顾|按(?:时间)?顺序|先后",
+    _SUMMARY.pattern
+    + r"|\b(?:in (?:what|which) order|the order (?:in which|of)|in order|chronolog\w*|over time|"
+    + _OUR_CONVS
+    + r")\b|按(?:时间)?顺序|先后",
     re.IGNORECASE,
 )
 _FRAME = re.compile(
