@@ -77,6 +77,22 @@ def test_the_instruction_made_for_the_questions_topic_takes_the_last_place():
     assert select([*talk, made_for, other], query, 5, 0.3) == [*talk[:3], made_for, other]
 
 
+def test_a_list_of_what_the_user_brought_up_holds_only_the_users_turns():
+    turns = [cand("user: I'm planting tomatoes in the garden.", 0.86, 0.8)]
+    turns.append(cand("assistant: Tomatoes want the sunniest corner of the garden.", 0.86, 0.8))
+    turns.append(cand("user: Slugs ate the lettuce in the garden.", 0.85, 0.8))
+    turns.append(
+        cand("We moved the compost bin.", 0.84, 0.8)
+    )  # no role label: whose it is is unknown, it stays
+    for c in turns:
+        c.factors["relevance"] = 0.9
+    asked = "Can you walk me through the order in which I brought up different aspects of my garden?"
+
+    assert select(turns, asked, 5, 0.3) == [turns[0], turns[2], turns[3]]
+    # asked about both sides, the assistant's reply stays
+    assert select(turns, "What did we say about the garden?", 5, 0.3) == turns
+
+
 def test_a_standing_statement_far_from_the_request_stays_out():
     far = cand("user: Always answer in metric units when I ask about distances.", 0.80, 0.3, True)
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from hindsight_memory.retrieval.asked import side_asked_about, topic_of, without_name
+from hindsight_memory.retrieval.asked import raised_by, side_asked_about, topic_of, without_name
 from hindsight_memory.retrieval.coverage import QueryTerms
 from hindsight_memory.standing import asks_for_advice, standing_kind, trigger_share
 from hindsight_memory.text import (
@@ -138,6 +138,22 @@ def test_a_role_label_says_whose_turn_it_is(turn, side):
 )
 def test_a_question_in_one_grammatical_person_is_about_that_side(question, side):
     assert side_asked_about(question) == side
+
+
+@pytest.mark.parametrize(
+    "question, side",
+    [
+        ("Can you walk me through the order in which I brought up different aspects of my garden?", "user"),
+        ("In what order did I mention my dog and my move?", "user"),
+        ("Can you list the order in which you suggested the tools?", "agent"),
+        # not a list of what one side raised: both sides, or one thing
+        ("Can you walk me through the order in which we discussed the budget?", ""),
+        ("When did I mention my trip to Osaka?", ""),
+        ("Can you summarize how my reading list has changed?", ""),
+    ],
+)
+def test_a_question_listing_what_one_side_brought_up_names_that_side(question, side):
+    assert raised_by(question) == side
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,20 @@ def side_asked_about(question: str) -> str:
     return "user" if first and not second else "agent" if second and not first else ""
 
 
+# "the order in which I brought up..." lists what one side raised: each item is one of that side's turns.
+_RAISED = re.compile(
+    r"\b(?:in (?:what|which) order (?:did )?|the order in which )(i|you) (?:first )?(?:brought up|bring up"
+    r"|mentioned|mention|raised|raise|asked about|ask about|shared|share|suggested|suggest)\b",
+    re.IGNORECASE,
+)
+
+
+def raised_by(question: str) -> str:
+    """ "user" / "agent" when a question asks for the order in which that side brought things up, else ""."""
+    m = _RAISED.search(question.replace("’", "'"))
+    return "" if not m else "user" if m.group(1).casefold() == "i" else "agent"
+
+
 # A question asking for breadth (the order things came up in, a summary, how something went over time) is mostly
 # words about the form of the answer ("Can you walk me through the order in which I brought up different aspects
 # of..."); they match every turn that talks of orders and summaries, and blur the topic in the query's vector.

@@ -26,7 +26,7 @@ from ..storage.lance import COLD, LanceStore
 from ..text import ROLES, fts_text, invites_reply, key, terms
 from ..timeparse import TimeWindow, parse_time_window
 from . import affinity, shaping
-from .asked import topic_of
+from .asked import raised_by, topic_of
 from .conditions import CONDITION_POOL, Conditions
 from .replaced import REPLACEMENT_HOPS, current_of, hand_over, through_replaced
 from .rerank import Reranker
@@ -84,7 +84,9 @@ class Retriever:
             ranked = [c for c in cands if not c.reserve]
             below = [c for c in ranked if c.factors["relevance"] < floor]
             kept = {id(c) for c in top}
+            raised = raised_by(asked_as)
             unpicked = [c for c in ranked if id(c) not in kept and c.factors["relevance"] >= floor]
+            other = {id(c) for c in unpicked if raised and shaping.other_side(c, raised)}
             explain = {
                 **info,
                 "min_relevance": floor,
@@ -95,7 +97,11 @@ class Retriever:
                     {**trace(c), "content": c.memory.content[:300], "dropped": reason}
                     for reason, group in (
                         (f"relevance below {floor:.2f}", below[:20]),
-                        (f"ranked below top_k={q.top_k}", unpicked[:20]),
+                        (f"ranked below top_k={q.top_k}", [c for c in unpicked if id(c) not in other][:20]),
+                        (
+                            f"not {raised}'s turn: the question lists what {raised} brought up",
+                            [c for c in unpicked if id(c) in other][:20],
+                        ),
                     )
                     for c in group
                 ],

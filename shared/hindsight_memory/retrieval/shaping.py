@@ -3,6 +3,8 @@ answer down to a lower floor, and the standing instructions and preferences that
 kept in view."""
 
 from ..standing import STANDING_TAG, asks_for_advice, condition_of, standing_kind, trigger_share
+from ..text import side_of_turn
+from .asked import raised_by
 from .scoring import Candidate
 
 # Results after a relevant one need this share of the relevance floor: in conversation the rest of an answer reads
@@ -27,6 +29,11 @@ STANDING_FLOOR = 0.6  # the least vector relevance it needs
 def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[Candidate]:
     """The results, best first, at most k. None when nothing reaches the floor: the answer is `missing`."""
     ordered_all, ordered = ordered, [c for c in ordered if not c.reserve]
+    # "the order in which I brought up...": the items are the user's own turns; the assistant's replies still lift
+    # the turn they answer (neighbours), but only repeat what it raised and would take an item's place.
+    raised = raised_by(query)
+    if raised:
+        ordered = [c for c in ordered if not other_side(c, raised)]
     if not any(c.factors.get("gate", c.factors["relevance"]) >= floor for c in ordered):
         return []
     # Once something relevant is known, the rest of the answer may be less so (the second part of an answer,
@@ -40,6 +47,11 @@ def select(ordered: list[Candidate], query: str, k: int, floor: float) -> list[C
     applies = [c for c in ordered_all if c.factors.get("condition") and all(c is not t for t in top)]
     n = min(len(applies), k - 1)
     return [*top[: k - n], *applies[:n]] if n > 0 else top
+
+
+def other_side(c: Candidate, raised: str) -> bool:
+    """Whether a candidate is the other side's turn for a question listing what `raised` brought up."""
+    return side_of_turn(c.memory.content) not in ("", raised)
 
 
 def wants_standing(query: str) -> bool:
