@@ -174,6 +174,14 @@ def test_a_question_listing_what_one_side_brought_up_names_that_side(question, s
             "how I've been managing my time and stress",
         ),
         ("Can you summarize how my reading list has changed over time?", "how my reading list has changed"),
+        # a span of the whole conversation frames the answer as "over time" does
+        ("How did Mara's running change over the course of the year?", "How did Mara's running change"),
+        (
+            "Which plants did Jon grow during the year, and which died?",
+            "Which plants did Jon grow, and which died",
+        ),
+        ("Who has cooked for the club over the course of the conversation?", "Who has cooked for the club"),
+        ("Is Jon still at the bakery late in the year?", "Is Jon still at the bakery late in the year?"),
         ("请帮我总结一下我们之前的对话中关于搬家的计划", "关于搬家的计划"),
         ("按顺序说说我提到过的旅行计划", "我提到过的旅行计划"),
         # no frame of a broad answer: as asked, and so is a frame with too little left

@@ -69,10 +69,16 @@ def raised_by(question: str) -> str:
 # words about the form of the answer ("Can you walk me through the order in which I brought up different aspects
 # of..."); they match every turn that talks of orders and summaries, and blur the topic in the query's vector.
 _CONVS = r"(?:conversations?|chats?|discussions?|sessions?|messages?|talks?|exchanges?)"
-_OUR_CONVS = r"(?:throughout|across|over|during|in) (?:all )?(?:of )?(?:our|my|the)(?: \w+)? " + _CONVS
+_OUR_CONVS = (
+    r"(?:throughout|across|over|during|in) (?:the course of |all )?(?:of )?(?:our|my|the)(?: \w+)? " + _CONVS
+)
+# "How did Caleb's work life change over the year?": the span of the whole conversation, said as its time
+_YEAR = r"(?:over|during|throughout|across) (?:the course of )?(?:the|this) (?:year|months)"
 _BREADTH = re.compile(
     _SUMMARY.pattern
     + r"|\b(?:in (?:what|which) order|the order (?:in which|of)|in order|chronolog\w*|over time|"
+    + _YEAR
+    + "|"
     + _OUR_CONVS
     + r")\b|按(?:时间)?顺序|先后",
     re.IGNORECASE,
@@ -93,6 +99,7 @@ _FRAME = re.compile(
             r"\b" + _OUR_CONVS + r"\b",
             r"\bin (?:chronological )?order\b",
             r"\b(?:so far|over time|up to now|until now)\b",
+            r"\b" + _YEAR + r"\b",
             r"\b(?:we've|we have|i've|i have) (?:discussed|talked about)\b",
             r"(?:请|能不能|能否|可以)?(?:帮我)?(?:总结|概括|回顾)(?:一下)?",
             r"按(?:时间)?顺序(?:说说|列出|讲讲)?",
