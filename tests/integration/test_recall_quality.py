@@ -352,3 +352,23 @@ def test_a_question_asking_for_breadth_is_matched_on_its_topic(chat):
     ]
     why = {d["content"]: d["dropped"] for d in out.explain["dropped"]}
     assert why[GARDEN[1]] == "not user's turn: the question lists what user brought up"
+
+
+WORK = [
+    "Caleb: Eventful week. The studio laid off forty people on Friday and I was one of them.",
+    "Nadia: Oh no. Are you okay?",
+    "Caleb: How's work at the animal hospital going?",
+    "Nadia: Stale. Vaccines and nail trims all day, so I applied to the emergency clinic.",
+    "Caleb: How's the night shift life treating you?",
+    "Nadia: Brutal hours, but I love it.",
+    "Caleb: Guess who's a baker now. The corner bakery hired me, I start at five every morning.",
+    "Nadia: That's perfect for you!",
+]
+
+
+def test_a_speakers_question_to_the_other_is_not_about_the_speaker(tmp_path):
+    # Between two named people, Caleb asking Nadia about her work tells nothing of his own: for "How did Caleb's
+    # work life change?" his questions about her job read close (work, shift) and one took the first place,
+    # above his own news. They now rank as the other side's turns do, under his two statements.
+    out = _recall_one_session(tmp_path, WORK, "How did Caleb's work life change?", 2)
+    assert sorted(m.content for m in out.memories) == [WORK[0], WORK[6]], [m.content for m in out.memories]

@@ -39,7 +39,10 @@ def test_the_learned_affinity_finds_more_sources_on_a_conversation_it_was_not_fi
     Measured 2026-12-04: R@10 0.663 without it, 0.706 with it (README); 0.729 since a question naming a speaker
     reads it twice as far (2026-12-05); 0.671 / 0.723 later that day, and 0.683 / 0.723 since a question for a kind
     finds the one named (retrieval/scoring.py KIND_RELEVANCE): that lifts the run without the affinity, not the
-    default one, so the affinity's own share is asked for as at least 0.035 and the default run's R@10 as 0.72."""
+    default one, so the affinity's own share is asked for as at least 0.035 and the default run's R@10 as 0.72.
+    0.723 / 0.735 since a speaker's question to the other ranks as the other's turn (2026-12-06): part of what the
+    affinity had learned (over held-out 5-14 its share went +0.019 -> +0.010, README), so its share here is asked
+    for as at least 0.01 and the default run's R@10 as 0.73."""
     held_out = str(CONVERSATIONS.parent / "held_out")
     common = {
         "chats": ["8"],
@@ -51,7 +54,7 @@ def test_the_learned_affinity_finds_more_sources_on_a_conversation_it_was_not_fi
     without = run(held_out, reuse=store, affinity_weight=0.0, **common).cell("hybrid", None)
     with_it = run(held_out, reuse=store, **common).cell("hybrid", None)
     assert with_it["n"] == without["n"] == 40
-    assert with_it["r@10"] >= 0.72 and with_it["r@10"] >= without["r@10"] + 0.035, (
+    assert with_it["r@10"] >= 0.73 and with_it["r@10"] >= without["r@10"] + 0.01, (
         without,
         with_it,
     )  # +0.043 at 0.3 for named questions too

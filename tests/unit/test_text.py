@@ -2,7 +2,13 @@
 
 import pytest
 
-from hindsight_memory.retrieval.asked import raised_by, side_asked_about, topic_of, without_name
+from hindsight_memory.retrieval.asked import (
+    asks_the_other,
+    raised_by,
+    side_asked_about,
+    topic_of,
+    without_name,
+)
 from hindsight_memory.retrieval.coverage import QueryTerms
 from hindsight_memory.standing import asks_for_advice, standing_kind, trigger_share
 from hindsight_memory.text import (
@@ -138,6 +144,22 @@ def test_a_role_label_says_whose_turn_it_is(turn, side):
 )
 def test_a_question_in_one_grammatical_person_is_about_that_side(question, side):
     assert side_asked_about(question) == side
+
+
+@pytest.mark.parametrize(
+    "turn, only_asks",
+    [
+        ("How's work at the animal hospital going?", True),
+        ("When do you hear back??", True),
+        ("你最近工作怎么样？", True),
+        ("How's the Biscuit situation? I demand an update.", False),  # says something of its speaker too
+        ("Did we leave the stove on?", False),
+        ("我该怎么办？", False),
+        ("The bakery hired me.", False),
+    ],
+)
+def test_a_turn_that_only_asks_the_other_speaker(turn, only_asks):
+    assert asks_the_other(turn) is only_asks
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,17 @@ def named_in(question: str, labels: set[str]) -> str:
     return hits[0] if len(hits) == 1 else ""
 
 
+_SPEAKER_SELF = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b|我", re.IGNORECASE
+)
+
+
+def asks_the_other(turn: str) -> bool:
+    """Whether a turn (its label taken off) only asks the other speaker something, saying nothing of its own
+    speaker: "Caleb: How's work at Desert Paws?" is about Nadia's work, not Caleb's."""
+    return bool(re.search(r"[?？]", turn)) and not _SPEAKER_SELF.search(turn)
+
+
 def side_asked_about(question: str) -> str:
     """Whose words a question is about: "user" for the first person only ("what did I say..."), "agent" for
     the second person only ("what did you suggest..."), "" when both or neither appear. The form of a request
