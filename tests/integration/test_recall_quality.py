@@ -372,3 +372,22 @@ def test_a_speakers_question_to_the_other_is_not_about_the_speaker(tmp_path):
     # above his own news. They now rank as the other side's turns do, under his two statements.
     out = _recall_one_session(tmp_path, WORK, "How did Caleb's work life change?", 2)
     assert sorted(m.content for m in out.memories) == [WORK[0], WORK[6]], [m.content for m in out.memories]
+
+
+def test_two_instructions_made_for_the_same_topic_both_come_with_a_question_on_it(chat):
+    # Not a request for advice: the instructions whose condition is the question's topic join at the end of the
+    # answer, both of them when two were made for the same topic, as they do for a request for advice.
+    said = [
+        "user: Always show the monthly totals when I ask about my savings goals.",
+        "user: Always compare with last year when I ask about my savings goals.",
+        "user: Always include travel times when I ask about commuting.",
+        "user: I put 300 dollars into the holiday fund this month.",
+    ]
+    _one_session(chat, "u/twins", said, datetime(2024, 3, 1, 9, tzinfo=UTC))
+    out = chat.recall(
+        RecallQuery(
+            namespace="u/twins", query="How are my savings goals coming along?", top_k=4, explain=True
+        )
+    )
+    applied = {t["id"] for t in out.explain["results"] if t["factors"].get("condition")}
+    assert {m.content for m in out.memories if m.id in applied} == set(said[:2]), out.explain["results"]
