@@ -40,9 +40,8 @@ def named_in(question: str, labels: set[str]) -> str:
     return hits[0] if len(hits) == 1 else ""
 
 
-_SPEAKER_SELF = re.compile(
-    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b|我", re.IGNORECASE
-)
+# the first person of a question, and the plural a speaker also speaks of themselves in
+_SPEAKER_SELF = re.compile(_FIRST_PERSON.pattern + r"|\b(?:we|we're|we've|our|ours|us)\b|我们", re.IGNORECASE)
 
 
 def asks_the_other(turn: str) -> bool:
