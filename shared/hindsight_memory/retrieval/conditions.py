@@ -2,9 +2,10 @@
 changes in budget allocations when I ask about financial goals" to "What are my current financial goals for this
 year?". Its condition (what follows "when I ask about") is read against the question by the query-side model; the
 closest instruction at CONDITION_FLOOR or above (with any other made for the same topic) takes the last place of
-the answer, so it never displaces the results ranked for the question itself. A question asking for a date takes the instructions on how to give dates
-first, two of them where there are several ("Always format dates as ..." and "Always confirm dates and times ..."
-both hold for "the date of the workshop"), in the last two places. Measured on BEAM dev (README)."""
+the answer, so it never displaces the results ranked for the question itself. A question asking for a date takes
+the instructions on how to give dates first, two of them where there are several ("Always format dates as ..."
+and "Always confirm dates and times ..." both hold for "the date of the workshop"), in the last two places.
+Measured on BEAM dev (README)."""
 
 import threading
 from collections.abc import Iterable
@@ -32,7 +33,7 @@ class Conditions:
         for the same topic (the same condition, "when I ask about sneaker features"); for a question
         asking for a date, the instructions about how to give dates instead, the closest first (DATED_MAX)."""
         best: Memory | None = None
-        best_cos = 0.0
+        best_cos, best_condition = 0.0, ""
         dated: list[tuple[float, Memory]] = []
         by_condition: dict[str, list[Memory]] = {}
         asks_date = asks_for_a_date(query)  # read once per question, not per instruction
@@ -44,13 +45,13 @@ class Conditions:
                 if asks_date and about_dates(m.content, condition):
                     dated.append((cos, m))
                 elif cos >= CONDITION_FLOOR and (best is None or cos > best_cos):
-                    best, best_cos = m, cos
+                    best, best_cos, best_condition = m, cos, condition.casefold()
         if dated:
             return [m for _, m in sorted(dated, key=lambda t: -t[0])[:DATED_MAX]]
         if best is None:
             return []
         # two instructions made for the same topic ("when I ask about sneaker features") both apply to it
-        return [best, *(m for m in by_condition[condition_of(best.content).casefold()] if m is not best)]
+        return [best, *(m for m in by_condition[best_condition] if m is not best)]
 
     def _vector(self, condition: str) -> np.ndarray:
         with self._lock:
