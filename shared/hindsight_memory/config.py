@@ -112,7 +112,12 @@ class Settings(BaseSettings):
     neighbour_weight: float = 0.25
     # how far recall's learned affinity (retrieval/affinity.py) moves a result against its rank; 0 turns it off
     affinity_weight: float = 0.3
+    # An optional reranking of the top 20 by a hosted or self-hosted model through litellm ("cohere/rerank-v3.5",
+    # or any server speaking Cohere's rerank API at `reranker_api_base`; the key from the provider's own variable).
+    # A failed or slow call leaves the fused order as it was.
     reranker: str | None = None
+    reranker_api_base: str | None = None
+    reranker_timeout_s: float = 5.0
     # A warm process (embedded server, warm Lambda) keeps the namespaces it serves in memory: vectors for exact
     # search, BM25 postings, filter columns (storage/warm.py); the tables stay the truth and every commit is
     # picked up incrementally. The bound is rows across namespaces, least recently used namespaces go first; a

@@ -394,7 +394,7 @@ def build_service(
                 window_ms=settings.batch_window_ms,
                 journal=Journal(journal_dir) if journal_dir is not None else None,
             )
-    retriever = Retriever(store, embedder, settings, make_reranker(settings.reranker))
+    retriever = Retriever(store, embedder, settings, make_reranker(settings))
     svc = MemoryService(settings, store, embedder, queue, writer, retriever)
     svc.llm = llm if llm is not None else make_llm(settings)  # litellm itself is imported only on a call
     if settings.queue == "sqs" and settings.reflect_queue_url:

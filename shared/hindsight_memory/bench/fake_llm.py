@@ -1,4 +1,5 @@
-"""A fake OpenAI-compatible chat-completions server on 127.0.0.1, for tests and the reflection bench.
+"""A fake OpenAI-compatible chat-completions server on 127.0.0.1, for tests and the reflection bench; it also
+answers Cohere-style rerank requests (`POST .../rerank`, the reranker stage's tests) from a scripted scorer.
 
 Tests script its replies (the bench gives it a deterministic function of the request); the real litellm code path talks to it over HTTP (model "openai/<name>", api_base=
 server.url). Token counts are estimated as characters / 4, so cost measurements are comparable across runs."""
@@ -24,6 +25,8 @@ class FakeLLM:
 
     replies: list[Reply] = field(default_factory=list)
     default: Reply | None = None
+    # rerank: (query, documents) -> one relevance per document, or {"status": N} for an HTTP error
+    rerank: Callable[[str, list[str]], "list[float] | dict[str, Any]"] | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -47,7 +50,8 @@ class FakeLLM:
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-                status, payload = fake._answer(body)
+                rerank = self.path.rstrip("/").endswith("/rerank")
+                status, payload = fake._rerank(body) if rerank else fake._answer(body)
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -63,6 +67,19 @@ class FakeLLM:
         if self._server:
             self._server.shutdown()
             self._server.server_close()
+
+    def _rerank(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        with self._lock:
+            self.requests.append(body)
+        got = self.rerank(body["query"], list(body["documents"])) if self.rerank else {"status": 500}
+        if isinstance(got, dict):
+            return int(got["status"]), {"message": "scripted rerank error"}
+        ranked = sorted(enumerate(got), key=lambda r: -r[1])
+        return 200, {
+            "id": f"rerank-fake-{len(self.requests)}",
+            "results": [{"index": i, "relevance_score": s} for i, s in ranked],
+            "meta": {"billed_units": {"search_units": 1}},
+        }
 
     def _answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         with self._lock:

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..llm.lazy import litellm
 from .base import Calibration, Embedder, unit
 
 
@@ -18,7 +19,5 @@ class LiteLLMEmbedder(Embedder):
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
-        import litellm  # lazy: importing litellm costs seconds
-
-        resp = litellm.embedding(model=self.model, input=list(texts), timeout=self._timeout)
+        resp = litellm().embedding(model=self.model, input=list(texts), timeout=self._timeout)
         return unit(np.array([d["embedding"] for d in resp.data], dtype=np.float32))

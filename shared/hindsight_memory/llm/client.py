@@ -3,16 +3,15 @@ backoff on rate limits, token and cost accounting. litellm is imported on first 
 
 import json
 import logging
-import os
 import random
 import time
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from ..errors import HindsightError
 from .budget import Budget
+from .lazy import litellm
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -23,15 +22,6 @@ class LLMError(HindsightError):
 
     status = 502
     code = "llm_error"
-
-
-@lru_cache(maxsize=1)
-def _litellm() -> Any:
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no price-list fetch over the network
-    import litellm
-
-    litellm.suppress_debug_info = True
-    return litellm
 
 
 def _provider_error() -> type[Exception]:
@@ -86,7 +76,7 @@ class LLMClient:
 
     def _complete(self, messages: list[dict[str, Any]], budget: Budget) -> str:
         budget.check()
-        lit = _litellm()
+        lit = litellm()
         for attempt in range(self.rate_limit_retries + 1):
             try:
                 resp = lit.completion(
@@ -120,7 +110,7 @@ class LLMClient:
         usage = getattr(resp, "usage", None)
         u.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
         u.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
-        lit = _litellm()
+        lit = litellm()
         try:
             u.cost_usd += float(lit.completion_cost(completion_response=resp) or 0.0)
         except (lit.exceptions.ModelNotMappedError, ValueError, KeyError):

@@ -29,7 +29,7 @@ from . import affinity, shaping
 from .asked import raised_by, topic_of
 from .conditions import CONDITION_POOL, Conditions
 from .replaced import REPLACEMENT_HOPS, current_of, hand_over, through_replaced
-from .rerank import Reranker
+from .rerank import Reranker, rerank
 from .scoring import HISTORY_PRIOR, Candidate, Scorer, Signals, phatic
 from .trace import trace
 
@@ -222,8 +222,7 @@ class Retriever:
             affinity.NAMED if sig.side and sig.side not in ROLES else 1.0
         )
         ordered = affinity.reorder(self.embedder.model_id, weight, q.query, sig.qvec, ordered)
-        if self.reranker and ordered:
-            self._rerank(q.query, ordered)
+        reranked = rerank(self.reranker, q.query, ordered) if self.reranker and ordered else None
         kept = [Candidate(m, vec, reserve=True) for m, _, vec in reserve if m.id not in cands]
         self.scorer.score(kept, q, sig, now)
         for c in [*ordered, *kept]:
@@ -232,6 +231,7 @@ class Retriever:
         ordered += kept
         info = {
             "matched": matched,
+            "rerank": reranked,
             "query_terms": terms(q.query),
             "topic": q.query if q.query != asked_as else None,
             "filter": {
@@ -339,17 +339,6 @@ class Retriever:
                     below = successor.score - (1 - HISTORY_PRIOR) * abs(successor.score) - 1e-9
                     x.score = min(x.score, below)
         return sorted(ordered, key=lambda x: x.score, reverse=True)
-
-    def _rerank(self, query: str, ordered: list[Candidate]) -> None:
-        if self.reranker is None:
-            return
-        head = ordered[:20]
-        scores = self.reranker.scores(query, [c.memory.content for c in head])
-        for c, s in zip(head, scores, strict=True):
-            c.factors["rerank"] = s
-            c.score = 0.5 * c.score + 0.5 * s
-        head.sort(key=lambda c: c.score, reverse=True)
-        ordered[:20] = head
 
 
 SAME_TOPIC_WINDOW = 20  # results compared pairwise for "the same thing said again later"
