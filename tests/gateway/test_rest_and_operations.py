@@ -175,6 +175,11 @@ def test_rest_forget_by_filter_and_the_one_of_rule(live_gateway):
             },
         )
         none = http.post("/v1/memories/forget", headers=h, json={"namespace": ns})
+        # a filter naming nothing is refused, not read as the whole namespace
+        empty = [
+            http.post("/v1/memories/forget", headers=h, json={"namespace": ns, "filter": f, "purge": True})
+            for f in ({}, {"tags": [], "entities": []})
+        ]
         gone = http.post(
             "/v1/memories/forget", headers=h, json={"namespace": ns, "filter": {"tags": ["scratch"]}}
         )
@@ -184,6 +189,8 @@ def test_rest_forget_by_filter_and_the_one_of_rule(live_gateway):
             json={"namespace": ns, "query": "build id release branch", "min_score": 0, "top_k": 10},
         ).json()
     assert none.status_code == 400
+    assert [r.status_code for r in empty] == [422, 422], [r.text for r in empty]
+    assert all("filter" in r.text and "everything" in r.text or "empty list" in r.text for r in empty)
     assert gone.status_code == 200 and gone.json()["forgotten"] == 1
     assert [m["content"] for m in left["memories"]] == ["keep: the release branch is release/7"]
 

@@ -169,6 +169,14 @@ def test_forget_without_a_selection_or_with_a_bad_filter_is_refused(svc_and_sett
         svc.forget_matching(NS)
     with pytest.raises(InvalidInput):
         svc.forget_matching(NS, where={"tags": ["x"], "sql": "1=1"})
+    # a filter naming nothing would match the whole namespace (found by probing, 2026-12-06: it purged it)
+    store(svc, NS, "still here after the refused forgets")
+    for empty in ({}, {"tags": []}, {"tags": [], "entities": []}, {"kinds": [], "session_id": "s1"}):
+        with pytest.raises(InvalidInput):
+            svc.forget_matching(NS, where=empty, purge=True)
+    assert [m.content for m in recall(svc, NS, "still here").memories] == [
+        "still here after the refused forgets"
+    ]
 
 
 def test_purge_also_erases_the_reflection_run_log_and_every_old_object_version(svc_and_settings, backend):

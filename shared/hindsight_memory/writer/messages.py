@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..models import Kind, MemoryCorrection, MemoryCreate, as_utc
 from ..text import normalize
@@ -101,6 +101,19 @@ class ForgetFilter(BaseModel):
     session_id: str | None = None
     before: datetime | None = Field(default=None, description="occurred before")
     after: datetime | None = Field(default=None, description="occurred at or after")
+
+    @model_validator(mode="after")
+    def _narrows(self) -> "ForgetFilter":
+        # A filter that names nothing would match the whole namespace: that takes everything=true, said on purpose.
+        empty = [k for k in ("kinds", "tags", "entities") if getattr(self, k) == []]
+        if empty:
+            raise ValueError(f"{empty[0]} is an empty list; leave it out or name at least one")
+        if all(v is None for v in self.model_dump().values()):
+            raise ValueError(
+                "the filter has no clause: give kinds, tags, entities, session_id, before or after "
+                "(everything=true forgets the whole namespace)"
+            )
+        return self
 
 
 class ForgetOp(BaseModel):
