@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from hindsight_memory.cli import main
 
 
@@ -56,6 +58,28 @@ def test_bad_input_is_a_clear_error_not_a_traceback(tmp_path, capsys):
     assert code == 2 and "importance" in err
 
 
+def test_careless_paths_are_a_clear_error_not_a_traceback(tmp_path, capsys):
+    # found by probing, 2026-12-06: each of these ended in a Python traceback
+    base = ["--store", str(tmp_path / "data"), "--embedder", "hashing"]
+    latin = tmp_path / "latin1.jsonl"
+    latin.write_bytes(b'\xff\xfe{"content": "x"}\n')
+    for argv, said in [
+        ([*base, "import", "alice/p", str(tmp_path / "missing.jsonl")], "No such file or directory"),
+        ([*base, "import", "alice/p", str(tmp_path)], "Is a directory"),
+        ([*base, "import", "alice/p", str(latin)], "not UTF-8"),
+        (
+            [*base, "export", "alice/p", "-o", str(tmp_path / "no" / "such" / "x.jsonl")],
+            "No such file or directory",
+        ),
+        (["--store", "/dev/null", "--embedder", "hashing", "stats", "alice/p"], "/dev/null"),
+    ]:
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and err.startswith("error: ") and said in err, (argv, err)
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--port", "99999"])
+    assert exit_.value.code == 2 and "between 1 and 65535" in capsys.readouterr().err
+
+
 def test_token_create_prints_the_token_once_and_only_its_hash_record(tmp_path, capsys):
     code, out, _ = run(capsys, "token", "create", "--tenant", "acme", "--namespace", "alice/*")
     token = next(w for w in out.split() if w.startswith("hs_"))
@@ -86,3 +110,26 @@ def test_show_edit_forget_and_restore_one_memory_by_id(tmp_path, capsys):
     assert code == 2 and "superseded" in err
     code, _, err = run(capsys, *base, "show", "0" * 32)
     assert code == 2 and err.startswith("error: no memory")
+
+
+def test_tenant_reads_and_writes_that_tenants_tables_as_a_gateway_with_tokens_keeps_them(tmp_path, capsys):
+    # --tenant was ignored: every tenant's CLI saw the store's root (found by probing, 2026-12-06)
+    from hindsight_memory.config import Settings
+    from hindsight_memory.gateway.tenants import TenantRegistry
+    from hindsight_memory.models import RecallQuery
+
+    base = ["--store", str(tmp_path / "data"), "--embedder", "hashing"]
+    assert run(capsys, *base, "--tenant", "t1", "store", "alice/p", "the vault code is 4417")[0] == 0
+    code, out, _ = run(capsys, *base, "--tenant", "t2", "recall", "alice/p", "vault code", "--json")
+    assert code == 0 and json.loads(out)["memories"] == []
+    code, out, _ = run(capsys, *base, "recall", "alice/p", "vault code", "--json")  # the root, as before
+    assert code == 0 and json.loads(out)["memories"] == []
+    # where the gateway's registry (tokens configured) finds tenant t1
+    registry = TenantRegistry(Settings(store_uri=str(tmp_path / "data"), embedder="hashing"))
+    try:
+        got = registry.get("t1").recall(RecallQuery(namespace="alice/p", query="vault code", min_score=0))
+        assert [m.content for m in got.memories] == ["the vault code is 4417"]
+    finally:
+        registry.close()
+    code, _, err = run(capsys, *base, "--tenant", "../etc", "stats", "alice/p")
+    assert code == 2 and err.startswith("error: tenant")

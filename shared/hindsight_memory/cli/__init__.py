@@ -25,3 +25,9 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    except (OSError, UnicodeDecodeError) as exc:
+        # a path that is missing, a folder, unwritable, or a file that is not UTF-8: said, not a traceback
+        where = f": {exc.filename}" if isinstance(exc, OSError) and exc.filename else ""
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "the file is not UTF-8 text"
+        print(f"error: {reason}{where}", file=sys.stderr)
+        return 2

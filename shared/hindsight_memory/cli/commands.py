@@ -18,24 +18,31 @@ if TYPE_CHECKING:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    overrides = {
-        k: v
-        for k, v in {"store_uri": args.store, "embedder": args.embedder, "tenant": args.tenant}.items()
-        if v
-    }
+    overrides = {k: v for k, v in {"store_uri": args.store, "embedder": args.embedder}.items() if v}
     return Settings(**overrides)
+
+
+def _data_settings(args: argparse.Namespace) -> Settings:
+    """A data command's settings: with --tenant, that tenant's own tables and journal, where a `hindsight serve`
+    with tokens keeps them (<store>/<tenant>), by the gateway's own rule."""
+    settings = _settings(args)
+    if args.tenant is None:
+        return settings
+    from ..gateway.tenants import TenantRegistry
+
+    return TenantRegistry(settings).tenant_settings(args.tenant)
 
 
 def _service(args: argparse.Namespace) -> "MemoryService":
     from ..service import build_service
 
-    return build_service(_settings(args))
+    return build_service(_data_settings(args))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from ..gateway.app import serve
 
-    overrides = {k: v for k, v in {"host": args.host, "port": args.port}.items() if v}
+    overrides = {k: v for k, v in {"host": args.host, "port": args.port, "tenant": args.tenant}.items() if v}
     serve(_settings(args).model_copy(update=overrides))
     return 0
 

