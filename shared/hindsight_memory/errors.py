@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from pydantic import ValidationError
+
 
 def error_body(code: str, message: str) -> dict[str, Any]:
     """The JSON body of an error at every edge: REST, the gateway's HTTP layer, a direct Lambda invocation."""
@@ -100,3 +102,16 @@ class PurgeIncomplete(HindsightError):
 
     status = 503
     code = "purge_incomplete"
+
+
+def describe(exc: ValidationError, drop: tuple[str, ...] = ()) -> str:
+    """Field paths and messages of a validation error, never the rejected values (the caller's data, maybe
+    hostile, maybe not even encodable). `drop`: leading location parts to leave out (FastAPI's "body")."""
+    parts = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        while loc and loc[0] in drop:
+            loc = loc[1:]
+        msg = err["msg"].removeprefix("Value error, ")
+        parts.append(f"{'.'.join(loc) or 'input'}: {msg}")
+    return "; ".join(parts)

@@ -88,7 +88,7 @@ def prepare_call(
         if j != i and items[i].idempotency_key and items[i].content != items[j].content:
             # a key names one write: the second content would be answered as a retry and never stored
             raise InvalidInput(
-                f"items {j} and {i} share idempotency_key {items[i].idempotency_key!r} but not their content: "
+                f"items {j} and {i} share an idempotency_key but not their content: "
                 "give each write its own key"
             )
         if seen[p.idem_key] > 1 and not items[i].idempotency_key:

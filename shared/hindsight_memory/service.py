@@ -6,11 +6,13 @@ from concurrent.futures import Future
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from .config import Settings
 from .counters import Counters
 from .embed import Embedder, embedder_for
 from .embed.passages import PassagePlan
-from .errors import InvalidInput, LimitExceeded
+from .errors import InvalidInput, LimitExceeded, describe
 from .intake import prepare_call, store_status, wait_visible
 from .llm import make_llm
 from .models import RecallQuery, RecallResult, StoreRequest, StoreResult, utcnow
@@ -196,8 +198,8 @@ class MemoryService:
             raise InvalidInput("include_subnamespaces needs everything=true")
         try:
             flt = ForgetFilter.model_validate(where) if where is not None else None
-        except ValueError as exc:
-            raise InvalidInput(f"bad forget filter: {exc}") from exc
+        except ValidationError as exc:
+            raise InvalidInput(f"bad forget filter: {describe(exc)}") from None
         op = ForgetOp(
             namespace=namespace, filter=flt, everything=everything, subtree=subtree, purge=purge, at=utcnow()
         )

@@ -107,6 +107,65 @@ def test_an_unknown_tool_is_a_json_rpc_invalid_params_error(live_gateway):
     assert err["code"] == -32602 and "Unknown tool" in err["message"]
 
 
+def test_get_on_the_mcp_endpoint_is_405_not_an_endless_stream(live_gateway):
+    # stateless: nothing to stream; the SDK held a stream of pings open for ever (found by probing, 2026-12-06)
+    headers = live_gateway.headers(
+        "alice", Accept="text/event-stream", **{"MCP-Protocol-Version": "2025-11-25"}
+    )
+    with live_gateway.http() as http:
+        resp = http.get("/mcp", headers=headers, timeout=10)
+    assert resp.status_code == 405 and resp.headers["allow"] == "POST"
+    assert resp.json()["error"]["code"] == "method_not_allowed"
+    still_serving(live_gateway)
+
+
+SECRET = "SECRET-TOKEN-sk-live-123"
+
+
+@pytest.mark.parametrize(
+    "name, arguments",
+    [
+        (
+            "memory_reflect",
+            {"namespace": "alice/r", "trajectory": [{"role": "user", "content": SECRET + "y" * 16_001}]},
+        ),
+        (
+            "memory_reflect",
+            {"namespace": "alice/r", "trajectory": [{"role": "hacker " + SECRET, "content": "hi"}]},
+        ),
+        (
+            "memory_store",
+            {
+                "namespace": "alice/r",
+                "items": [
+                    {"content": "a", "idempotency_key": SECRET},
+                    {"content": "b", "idempotency_key": SECRET},
+                ],
+            },
+        ),
+        ("memory_forget", {"namespace": "alice/r", "filter": {"tags": [SECRET], "sql": SECRET}}),
+    ],
+)
+def test_refusals_never_repeat_the_rejected_value(live_gateway, name, arguments):
+    # each of these quoted the caller's text back (found by probing, 2026-12-06)
+    assert SECRET not in tool_error(call(live_gateway, name, arguments))
+
+
+@pytest.mark.parametrize("raw", [[{"jsonrpc": "2.0", "id": 1, "method": SECRET}], SECRET, [SECRET]])
+def test_a_batch_or_a_bare_value_is_refused_without_quoting_it(live_gateway, raw):
+    resp = rpc(live_gateway, raw)
+    assert 400 <= resp.status_code < 500 and SECRET not in resp.text
+    assert "one JSON-RPC message" in resp.json()["error"]["message"]
+
+
+def test_an_unknown_prompt_is_a_json_rpc_invalid_params_error(live_gateway):
+    # was an internal error, code 0, with a traceback in the log (found by probing, 2026-12-06)
+    resp = rpc(live_gateway, {"jsonrpc": "2.0", "id": 4, "method": "prompts/get", "params": {"name": "nope"}})
+    err = resp.json()["error"]
+    assert err["code"] == -32602 and "Unknown prompt" in err["message"]
+    still_serving(live_gateway)
+
+
 @pytest.mark.parametrize(
     "arguments",
     [

@@ -17,7 +17,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from ..config import Settings
-from ..errors import HindsightError, error_body
+from ..errors import HindsightError, describe, error_body
 from ..storage.objects import probe
 from .auth import TokenRegistry
 from .inspector_api import build_inspector_router
@@ -28,7 +28,6 @@ from .operations import Operations
 from .rest import Who, build_router
 from .tenants import TenantRegistry
 from .ui import build_ui_router
-from .validation import describe
 
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
 
@@ -113,6 +112,19 @@ class McpEndpoint:
         self._loop = self._ready = self._stop = self._task = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("method") == "GET":
+            # Stateless: no session, so no server-initiated messages to stream. The transport lets a server
+            # answer 405 here; the SDK would hold an SSE stream of pings open for ever (a Lambda until its timeout).
+            body = b'{"error": {"code": "method_not_allowed", "message": "this server offers no SSE stream; POST"}}'
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 405,
+                    "headers": [(b"content-type", b"application/json"), (b"allow", b"POST")],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
         await self._start()
         await self.mcp.session_manager.handle_request(scope, receive, send)
 

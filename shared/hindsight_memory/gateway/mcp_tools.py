@@ -17,13 +17,12 @@ from mcp.types import Prompt as MCPPrompt
 from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
-from ..errors import HindsightError, Unauthorized
+from ..errors import HindsightError, Unauthorized, describe
 from ..models import Kind, MemoryCreate, MemoryId, RunId
 from ..namespaces import Namespace as NamespaceType
 from ..writer.messages import ForgetFilter
 from .auth import Principal
 from .operations import DATA_NOTE, Operations
-from .validation import describe
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +76,14 @@ class HindsightMCP(MCPServer):
 
     async def list_prompts(self) -> list[MCPPrompt]:
         return [_one_line(p) for p in await super().list_prompts()]
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> Any:
+        # An unknown prompt is the caller's mistake (JSON-RPC -32602), not an internal error with a traceback.
+        if name not in {p.name for p in await super().list_prompts()}:
+            raise MCPError(code=INVALID_PARAMS, message="Unknown prompt")
+        return await super().get_prompt(name, arguments, context)
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         # An unknown tool is a protocol error (JSON-RPC -32602), not a tool result the model should read.

@@ -14,7 +14,7 @@ from mcp.types import INVALID_REQUEST, PARSE_ERROR
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import HindsightError, error_body
+from ..errors import HindsightError, InvalidInput, error_body
 from .auth import TokenRegistry
 from .logs import new_request_id, request_id
 from .mcp_tools import current_principal
@@ -114,6 +114,9 @@ class GatewayMiddleware:
                     if body and scope.get("method") in BODY_METHODS:
                         doc = parse_body(body)
                         rpc_id = doc.get("id") if isinstance(doc, dict) else None
+                        if path == "/mcp" and not isinstance(doc, dict):
+                            # a batch or a bare value: refused here, where the SDK's own message would quote it
+                            raise InvalidInput("one JSON-RPC message, a JSON object, per request (no batches)")
                 except BadJson as e:
                     refusal, rpc_code = (400, e.code, str(e)), PARSE_ERROR
                 except HindsightError as e:

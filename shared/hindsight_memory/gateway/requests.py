@@ -5,13 +5,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, describe
 from ..inspector.models import MAX_PAGE, EventQuery, MemoryQuery
 from ..lifecycle.export import parse_record
 from ..models import MemoryCorrection, MemoryId, RecallQuery, RunId, StoreRequest
 from ..namespaces import Namespace
 from ..writer.messages import ForgetFilter
-from .validation import describe
 
 MAX_EXPORT = 10_000
 

@@ -17,8 +17,6 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl
 
-from pydantic import ValidationError
-
 from ..errors import InvalidInput
 
 MAX_DEPTH = 32
@@ -114,16 +112,3 @@ def check_target(path: str, query_string: bytes) -> None:
     for k, v in pairs:
         check_text(k)
         check_text(v)
-
-
-def describe(exc: ValidationError, drop: tuple[str, ...] = ()) -> str:
-    """Field paths and messages of a validation error, never the rejected values (the caller's data, maybe
-    hostile, maybe not even encodable). `drop`: leading location parts to leave out (FastAPI's "body")."""
-    parts = []
-    for err in exc.errors():
-        loc = [str(p) for p in err["loc"]]
-        while loc and loc[0] in drop:
-            loc = loc[1:]
-        msg = err["msg"].removeprefix("Value error, ")
-        parts.append(f"{'.'.join(loc) or 'input'}: {msg}")
-    return "; ".join(parts)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, describe
 from ..models import ID_RULE, MEMORY_ID, Memory, MemoryCreate, Source, StoreRequest, client_time, utcnow
 from ..namespaces import validate_namespace
 from ..ports import MemoryPort
@@ -246,7 +246,9 @@ def parse_record(rec: Any, n: int, namespace: str | None, confidence: float | No
         raise InvalidInput(
             f"record {n}: unknown record type (expected header, memory, event or a seed with content)"
         )
-    except (ValidationError, KeyError, TypeError, ValueError) as exc:
+    except ValidationError as exc:
+        raise InvalidInput(f"record {n}: {describe(exc)}") from None
+    except (KeyError, TypeError, ValueError) as exc:
         raise InvalidInput(f"record {n}: {exc}") from exc
 
 

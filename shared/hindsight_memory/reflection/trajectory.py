@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, describe
 from ..models import Kind, MemoryCreate, Source, StoreRequest, utcnow
 from ..ports import MemoryPort
 from ..storage.lance import LanceStore
@@ -128,8 +128,8 @@ def inline_items(namespace: str, session_id: str, steps: list[dict[str, Any]]) -
     """
     try:
         turns = [InlineTurn.model_validate(s) for s in steps]
-    except ValueError as exc:
-        raise InvalidInput(f"malformed trajectory step: {exc}") from exc
+    except ValidationError as exc:
+        raise InvalidInput(f"malformed trajectory step: {describe(exc)}") from None
     if not turns:
         raise InvalidInput("the trajectory is empty")
     base = utcnow()
@@ -137,7 +137,7 @@ def inline_items(namespace: str, session_id: str, steps: list[dict[str, Any]]) -
     for i, t in enumerate(turns):
         source = _ROLES.get(t.role.lower())
         if source is None:
-            raise InvalidInput(f"unknown role {t.role!r}: use user, agent (assistant) or tool")
+            raise InvalidInput(f"step {i}: unknown role: use user, agent (assistant) or tool")
         meta = {k: v for k, v in {"role": t.role, "tool": t.tool, "status": t.status}.items() if v}
         items.append(
             MemoryCreate(
