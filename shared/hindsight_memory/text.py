@@ -127,6 +127,13 @@ _FILLER = re.compile(
     r"please remember(?: that)?|更正|更新|注意|其实|现在|另外)[\s,:：，]*",
     re.IGNORECASE,
 )
+# A note's kind before a colon ("Lesson: ...", 教训：...) is no slot: many lessons hold at once, and the sentence
+# after it says what the note is about.
+_NOTE_KIND = re.compile(
+    r"^(?:lessons? learned|lesson|tip|reminder|to-?do|gotcha|caveat|warning|heads-?up|idea|教训|经验|提醒|备注|心得|"
+    r"待办|小贴士)\s*[:：]\s*",
+    re.IGNORECASE,
+)
 _OWNER = re.compile(
     r"^(?:the\s+)?(?:user's|users'|user|my|our|his|her|their|your|the|我的|我们的|用户的|他的|她的|你的|我|用户)\s*",
     re.IGNORECASE,
@@ -140,6 +147,11 @@ _EN_COPULA = re.compile(
     re.IGNORECASE,
 )
 # a colon between digits is part of the subject ("Weekly 1:1 with my manager: Mondays at 10am")
+# the value first, when it reads as one (an address, a host, a number, a code): "staging.shop.dev is the staging URL"
+_EN_VALUE_FIRST = re.compile(
+    r"^(?P<val>[\w+-]*[./@:\d][\w./@:+-]*) (?:is|are) (?:the|my|our|your|their) (?P<subj>[a-z][\w -]{1,30})$",
+    re.IGNORECASE,
+)
 _EN_COLON = re.compile(r"^(?P<subj>(?:[^,.;!?:]|(?<=\d):(?=\d)){2,40}):\s*(?P<val>.+)$")
 _ZH_COPULA = re.compile(
     r"^(?P<subj>[^，。；！？]{1,20}?)(?:现在是|现在为|改为|改成|变成|变为|调整为|更新为|是|为|：|:)(?P<val>.+)$"
@@ -285,9 +297,10 @@ _A_REPLY = re.compile(
 def extract_slot(text: str) -> str | None:
     """The subject a factual sentence assigns a value to, normalised, or None when it is not of that shape."""
     t = normalize(text)
-    first = re.split(r"(?<=[.!?。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
+    # a full stop ends a sentence before a space or the end, not inside "v2.3" or "shop.dev"
+    first = re.split(r"(?<=[.!?])\s+|(?<=[。！？])\s*", t, maxsplit=1)[0].rstrip(".!?。！？")
     speaker, first = speaker_of(first)
-    first = _FILLER.sub("", first)
+    first = _NOTE_KIND.sub("", _FILLER.sub("", first))
     for name, pattern in PERSON_SLOTS:
         if pattern.search(first):
             return f"{speaker}: {name}" if speaker else name
@@ -295,11 +308,19 @@ def extract_slot(text: str) -> str | None:
     if theirs := THEIR_RESIDENCE.match(first):
         who = (theirs.group("who") or theirs.group("kin")).casefold()
         return f"{speaker}: {who}: residence" if speaker else f"{who}: residence"
-    m = _ZH_COPULA.match(first) if has_cjk(first[:12]) else _EN_COPULA.match(first) or _EN_COLON.match(first)
+    m = (
+        _ZH_COPULA.match(first)
+        if has_cjk(first[:12])
+        else _EN_VALUE_FIRST.match(first) or _EN_COPULA.match(first) or _EN_COLON.match(first)
+    )
     if not m:
         return None
     value = m.group("val").strip()
-    if not has_cjk(value) and (len(value.split()) > 5 or _NOT_A_VALUE.match(value)):
+    if (
+        m.re is not _EN_VALUE_FIRST
+        and not has_cjk(value)
+        and (len(value.split()) > 5 or _NOT_A_VALUE.match(value))
+    ):
         return None
     # "Marco is my accountant", "Tom is a doctor", "马可是我的会计": what someone is to us, of which there may be
     # several; "my accountant is Marco" assigns the one value of a slot.

