@@ -13,7 +13,7 @@ from .models import Kind, MemoryCreate, is_speaker
 from .namespaces import validate_namespace
 from .standing import STANDING_TAG, standing_statement
 from .storage.lance import COLD, EVENTS, LanceStore
-from .text import ROLES, normalize, with_speaker
+from .text import ROLES, as_sent, normalize, with_speaker
 from .writer.messages import PreparedItem, idempotency_key, memory_id
 
 
@@ -43,9 +43,10 @@ def prepare_item(
         raise LimitExceeded(f"metadata larger than {settings.max_metadata_bytes} bytes")
     if item.kind == Kind.working and not item.session_id:
         raise InvalidInput("working memory needs a session_id")
+    sent = item.content
     speaker = _speaker(item)
     if speaker:
-        content = with_speaker(content, speaker)
+        content, sent = with_speaker(content, speaker), with_speaker(sent.strip(), speaker)
         item = item.model_copy(update={"content": content})  # two speakers' "Yes." are two turns
     by_arrival = not item.idempotency_key and item.occurred_at is None
     idem = idempotency_key(namespace, item, now if by_arrival else None, index, repeat)
@@ -63,6 +64,7 @@ def prepare_item(
         id=memory_id(idem),
         key_from_arrival=by_arrival,
         call=call,
+        original=as_sent(sent, content),
     )
 
 

@@ -209,6 +209,13 @@ class Memory(BaseModel):
     # [start, end) in `content` of each passage embedded on its own (a long memory); empty: embedded whole.
     passages: list[tuple[int, int]] = Field(default_factory=list)
     valid_until: datetime | None = None  # when it stopped being true: the occurred_at of what superseded it
+    # the text as sent where it differs from `content` (text.as_sent): `content` is what is matched and compared
+    original: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The text as the client sent it: what recall, the inspector and export give back."""
+        return self.original or self.content
 
 
 # Metadata the writer keeps for itself (which increments it applied); never shown to an agent.

@@ -30,6 +30,14 @@ def normalize(text: str) -> str:
     return _WS.sub(" ", unicodedata.normalize("NFKC", text)).strip()
 
 
+def as_sent(sent: str, normalized: str) -> str | None:
+    """The text as the client sent it (outer whitespace aside), kept beside its normalised form only where they
+    differ: line breaks, indentation, full-width punctuation, ligatures. Recall, dedup and search read the
+    normalised form; what is shown and exported is what was sent."""
+    sent = sent.strip()
+    return None if sent == normalized else sent
+
+
 def embedding_text(content: str, context: str | None) -> str:
     """What is embedded for a memory. The context situates it ("session 3, 2026-03-02, talking about travel");
     embedding it with the content lets a query match what a turn is about even when the turn itself is short."""

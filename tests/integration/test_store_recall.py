@@ -407,3 +407,38 @@ def test_of_two_alike_results_the_newer_ranks_first(service):
         "we keep the spare keys under the red flowerpot",
         "we keep the spare keys under the blue flowerpot",
     ]
+
+
+SENT = (
+    "Deploy steps:\n1. git pull\n2. make build\n\n```python\ndef f():\n    return 1\n```\n价格：１２０元，ﬁle"
+)
+
+
+def test_text_comes_back_as_sent_while_matching_reads_it_normalised(service, tmp_path):
+    # Stored text was normalised (NFKC, whitespace collapsed) on the way in, in the memory and in the raw event
+    # log alike: code lost its lines and indentation (found by probing, 2026-12-06).
+    from hindsight_memory.inspector.models import EventQuery
+    from hindsight_memory.inspector.service import Inspector
+    from hindsight_memory.models import MemoryCorrection
+
+    ns = "alice/sent"
+    first = store(service, ns, {"content": SENT + "\n\n", "tags": ["deploy"]}).ids[0]
+    again = store(service, ns, " ".join(SENT.split()))  # the same words on one line: the same memory
+    assert again.duplicates_of == {again.ids[0]: first}
+    out = recall(service, ns, "deploy steps make build", min_score=0)
+    assert [m.content for m in out.memories] == [SENT]
+    inspector = Inspector(service)
+    assert inspector.detail(ns, first).memory.content == SENT
+    events = inspector.events(EventQuery(namespace=ns))
+    assert SENT in [e.content for e in events.items]
+    exported = list(service.export_records(ns))
+    assert [r["memory"]["content"] for r in exported if r["type"] == "memory"] and any(
+        r["type"] == "memory" and r["memory"]["original"] == SENT for r in exported
+    )
+    # a correction keeps its lines too, and the same text sent back changes nothing
+    with pytest.raises(InvalidInput):
+        inspector.correct(ns, first, MemoryCorrection(content=SENT))
+    fixed = SENT.replace("make build", "make release")
+    new_id = inspector.correct(ns, first, MemoryCorrection(content=fixed))["id"]
+    assert inspector.detail(ns, new_id).memory.content == fixed
+    assert recall(service, ns, "make release", min_score=0).memories[0].content == fixed

@@ -98,7 +98,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
     else:
         print(f"{'score':>6}  {'kind':<9} {'occurred':<16} content")
         for m in res.memories:
-            text = m.content if len(m.content) <= 90 else m.content[:87] + "..."
+            one_line = " ".join(m.content.split())
+            text = one_line if len(one_line) <= 90 else one_line[:87] + "..."
             print(f"{m.score:6.3f}  {m.kind.value:<9} {m.occurred_at:%Y-%m-%d %H:%M} {text}")
     return 0
 

@@ -116,7 +116,9 @@ class GatewayMiddleware:
                         rpc_id = doc.get("id") if isinstance(doc, dict) else None
                         if path == "/mcp" and not isinstance(doc, dict):
                             # a batch or a bare value: refused here, where the SDK's own message would quote it
-                            raise InvalidInput("one JSON-RPC message, a JSON object, per request (no batches)")
+                            raise InvalidInput(
+                                "one JSON-RPC message, a JSON object, per request (no batches)"
+                            )
                 except BadJson as e:
                     refusal, rpc_code = (400, e.code, str(e)), PARSE_ERROR
                 except HindsightError as e:

@@ -177,7 +177,8 @@ class Inspector:
                 raise InvalidInput("content is empty after normalisation")
             if len(content) > self.svc.settings.max_content_chars:
                 raise LimitExceeded(f"content longer than {self.svc.settings.max_content_chars} characters")
-            fix = fix.model_copy(update={"content": content})
+            # sent as written: the writer keeps it beside its normalised form (text.as_sent)
+            fix = fix.model_copy(update={"content": fix.content.strip()})
             changes = fix.changes()
         m, table = self._get(ns, mid)
         basis = json.dumps(changes, sort_keys=True, ensure_ascii=False)
@@ -191,7 +192,7 @@ class Inspector:
         if m.status != Status.active:
             later = f"; the current version is {m.superseded_by}" if m.superseded_by else ""
             raise Conflict(f"this version is {m.status.value}{later}")
-        if all(_same(getattr(m, k), v) for k, v in changes.items()):
+        if all(_same(m.shown if k == "content" else getattr(m, k), v) for k, v in changes.items()):
             raise InvalidInput("the correction changes nothing")
         op = CorrectOp(namespace=ns, id=mid, new_id=new_id, idem_key=idem, correction=fix, at=utcnow())
         out = self.svc.apply_op(op, timeout_s)

@@ -46,7 +46,7 @@ def brief(m: Memory, table: str = MEMORIES) -> MemoryBrief:
         kind=m.kind,
         status=m.status,
         source=m.source.value,
-        content=m.content,
+        content=m.shown,
         tags=m.tags,
         occurred_at=m.occurred_at,
         stored_at=m.stored_at,
@@ -55,7 +55,7 @@ def brief(m: Memory, table: str = MEMORIES) -> MemoryBrief:
 
 
 def view(m: Memory, table: str = MEMORIES) -> MemoryView:
-    return MemoryView(**m.model_dump(), table=cast(Table, table))
+    return MemoryView(**{**m.model_dump(), "content": m.shown, "original": None}, table=cast(Table, table))
 
 
 def event(r: dict[str, Any]) -> EventView:

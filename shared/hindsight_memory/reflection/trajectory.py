@@ -13,7 +13,7 @@ from ..errors import InvalidInput, describe
 from ..models import Kind, MemoryCreate, Source, StoreRequest, utcnow
 from ..ports import MemoryPort
 from ..storage.lance import LanceStore
-from ..text import has_cjk, key
+from ..text import has_cjk, key, normalize
 
 _ROLES = {
     "user": Source.user,
@@ -106,7 +106,7 @@ def load(store: LanceStore, namespace: str, session_id: str) -> Trajectory:
     rows.sort(key=lambda r: (r["occurred_at"], r["stored_at"], r["id"]))
     turns = []
     for r in rows:
-        source, content = read_role(r.get("source") or "user", r["content"])
+        source, content = read_role(r.get("source") or "user", normalize(r["content"]))
         turns.append(
             Turn(
                 id=r["id"],

@@ -34,7 +34,7 @@ from .scoring import HISTORY_PRIOR, Candidate, Scorer, Signals, phatic
 from .trace import trace
 
 NEIGHBOUR_SEEDS = 8  # best candidates whose next turn (the answer) is fetched when they ask something
-ANSWER_SHARE = 0.6  # score a turn inherits from the question right before it (README: 0.7 until 2026-12-03)
+ANSWER_SHARE = 0.6  # score a turn inherits from the question right before it (0.7 until 2026-12-03)
 CONTEXT_SHARE = 0.3  # score a turn inherits from any other adjacent turn
 
 
@@ -367,7 +367,7 @@ def _public(c: Candidate) -> MemoryPublic:
     m = c.memory
     return MemoryPublic(
         id=m.id,
-        content=m.content,
+        content=m.shown,
         kind=m.kind,
         score=round(c.score, 4),
         occurred_at=m.occurred_at,

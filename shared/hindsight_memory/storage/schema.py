@@ -29,6 +29,8 @@ def added_columns(dim: int) -> list[pa.Field]:
         # [start, end) in `content`, flattened; both null for a memory embedded as one text.
         pa.field("passages", pa.list_(pa.list_(pa.float32(), dim))),
         pa.field("passage_spans", pa.list_(pa.int32())),
+        # The text as sent, where normalising changed it (null: `content` is what was sent).
+        pa.field("original", pa.string()),
     ]
 
 
@@ -171,6 +173,7 @@ def memory_to_row(m: Memory, vectors: Any) -> dict[str, Any]:
         "embed_model": m.embed_model,
         "tier": m.tier,
         "valid_until": m.valid_until,
+        "original": m.original,
     }
 
 
@@ -223,4 +226,5 @@ def row_to_memory(r: dict[str, Any]) -> Memory:
         tier=r.get("tier") or "hot",
         passages=_spans(r.get("passage_spans")),
         valid_until=_ts(r.get("valid_until")),
+        original=r.get("original"),
     )

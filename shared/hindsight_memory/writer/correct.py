@@ -9,7 +9,7 @@ from typing import Any
 
 from ..embed.passages import embed_memories
 from ..models import Memory, Source, Status, as_utc
-from ..text import key, normalize
+from ..text import as_sent, key, normalize
 from .context import Handler, Pending, WriterState
 from .messages import CorrectOp
 
@@ -35,6 +35,7 @@ def correct(writer: WriterState, op: CorrectOp, pending: Pending) -> dict[str, A
     at = as_utc(op.at)
     fix = op.correction
     content = normalize(fix.content) if fix.content is not None else old.content
+    original = as_sent(fix.content, content) if fix.content is not None else old.original
     old_vector = pending.vectors[old.id]
     vector, passages = old_vector, old.passages
     if content != old.content:  # embedded anew, passage by passage when long (embed/passages.py)
@@ -46,6 +47,7 @@ def correct(writer: WriterState, op: CorrectOp, pending: Pending) -> dict[str, A
             "passages": passages,
             "id": op.new_id,
             "content": content,
+            "original": original,
             "source": Source.user_correction,
             "status": Status.active,
             "supersedes": old.id,
@@ -84,7 +86,7 @@ def _event(m: Memory, op: CorrectOp) -> dict[str, Any]:
         "session_id": m.session_id or "",
         "session_key": key(m.session_id) if m.session_id else "",
         "kind": m.kind.value,
-        "content": m.content,
+        "content": m.shown,
         "context": m.context,
         "occurred_at": m.stored_at,  # the correction happened now; the memory keeps when its fact happened
         "stored_at": m.stored_at,

@@ -23,6 +23,7 @@ class PreparedItem(MemoryCreate):
     # call has another key, and the writer tells it from a real repeat (see storing.RETRY_WINDOW).
     key_from_arrival: bool = False
     call: str = ""  # the store call it came in (one id per call): a repeat inside one call is no retry
+    original: str | None = None  # the content as sent, where normalising changed it (text.as_sent)
 
 
 def idempotency_key(

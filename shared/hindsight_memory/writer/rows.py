@@ -36,6 +36,7 @@ def new_memory(
         last_seen_at=it.stored_at,
         last_confirmed_at=it.stored_at if it.kind == Kind.semantic else None,
         passages=passages,
+        original=it.original,
     )
 
 
@@ -62,7 +63,7 @@ def event_row(ns: str, it: PreparedItem, memory_id: str) -> dict[str, Any]:
         "session_id": it.session_id or "",
         "session_key": key(it.session_id) if it.session_id else "",
         "kind": it.kind.value,
-        "content": it.content,
+        "content": it.original or it.content,  # the raw log keeps what was sent
         "context": it.context or "",
         "occurred_at": it.occurred_at,
         "stored_at": it.stored_at,

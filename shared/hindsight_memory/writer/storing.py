@@ -189,6 +189,7 @@ def _store_namespace(
                 merged = merged.model_copy(
                     update={
                         "content": normalize(it.content),
+                        "original": it.original,
                         "slot": slot or merged.slot,
                         "passages": emb.spans,
                     }
