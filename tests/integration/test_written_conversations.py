@@ -1,7 +1,7 @@
 """Recall on a conversation between two friends (bench/conversations/tune/1: 285 short turns over 14 sessions, 40
 questions in four kinds, written for this project in the manner of public long-conversation benchmarks), stored
 and asked with the real model as `hindsight bench --quality beam` does. Fails when recall regresses: the floors sit
-a little under what was measured (README, "Recall on written conversations")."""
+a little under what was measured (docs/benchmarks.md, "Recall on written conversations")."""
 
 from pathlib import Path
 
@@ -36,12 +36,12 @@ FLOOR_R10, FLOOR_R5 = 0.71, 0.64
 
 def test_the_learned_affinity_finds_more_sources_on_a_conversation_it_was_not_fitted_on(tmp_path):
     """retrieval/affinity.py was fitted on the tune conversations; held_out/8 (40 questions) is not among them.
-    Measured 2026-12-04: R@10 0.663 without it, 0.706 with it (README); 0.729 since a question naming a speaker
+    Measured 2026-12-04: R@10 0.663 without it, 0.706 with it (docs/benchmarks.md); 0.729 since a question naming a speaker
     reads it twice as far (2026-12-05); 0.671 / 0.723 later that day, and 0.683 / 0.723 since a question for a kind
     finds the one named (retrieval/scoring.py KIND_RELEVANCE): that lifts the run without the affinity, not the
     default one, so the affinity's own share is asked for as at least 0.035 and the default run's R@10 as 0.72.
     0.723 / 0.735 since a speaker's question to the other ranks as the other's turn (2026-12-06): part of what the
-    affinity had learned (over held-out 5-14 its share went +0.019 -> +0.010, README), so its share here is asked
+    affinity had learned (over held-out 5-14 its share went +0.019 -> +0.010, docs/benchmarks.md), so its share here is asked
     for as at least 0.01 and the default run's R@10 as 0.73."""
     held_out = str(CONVERSATIONS.parent / "held_out")
     common = {

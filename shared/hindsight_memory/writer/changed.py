@@ -11,7 +11,7 @@ change word alone made the second supersede the first, hiding a fact still true.
   one never held named as the one replaced);
 - someone else now does what the user, or the old statement's person, does.
 A word the old one lacks elsewhere in the changed thing is no other thing ("the doctor raised my dose to 10 mg",
-"changed my gym time to evenings"): taking it for one lost labelled updates (README). Also here, for facts.py: whose
+"changed my gym time to evenings"): taking it for one lost labelled updates (docs/benchmarks.md). Also here, for facts.py: whose
 the thing now is (`someone_elses_now`)."""
 
 import re

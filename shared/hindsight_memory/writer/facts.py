@@ -14,7 +14,7 @@ different thing, as far as it can: it reads "older sister" / "younger sister" as
 word was put in another's place and all else stayed, the bar is high and true synonyms below it ("answers" /
 "replies") stay two memories; where the sentence was rebuilt around the same things ("I drive a Civic" / "My car is
 a Civic"), a lower bar serves, since no sentence rebuilt around another thing read as close. Measured on bench/pairs.jsonl
-(bench/pairs.py; README, "Dedup and supersede")."""
+(bench/pairs.py; docs/benchmarks.md, "Dedup and supersede")."""
 
 import re
 from collections import Counter
