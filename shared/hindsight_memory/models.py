@@ -73,7 +73,14 @@ def utcnow() -> datetime:
 def written(value: Any) -> Any:
     """A time field given as people write dates ("1:56 pm on 8 May, 2023", "May 8, 2023") as well as in ISO 8601
     or as a Unix time: the datetime it names; anything else is left for validation to refuse."""
+    if isinstance(value, str) and _AMBIGUOUS_DATE.match(value.strip()):
+        raise ValueError(
+            "an all-digit date other than ISO 8601 is ambiguous (01/02: January or February?): write 2024-01-02"
+        )
     return (written_date(value) or value) if isinstance(value, str) else value
+
+
+_AMBIGUOUS_DATE = re.compile(r"\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b")
 
 
 def as_utc(value: datetime) -> datetime:

@@ -351,4 +351,11 @@ def test_a_date_written_with_its_month_named_is_read_and_an_all_digit_one_is_ref
             {"namespace": ns, "items": [{"content": "x", "occurred_at": "03/04/2023"}]},
         )
     )
-    assert "occurred_at" in message
+    assert "occurred_at" in message and "ambiguous" in message
+    with live_gateway.http() as http:
+        r = http.post(
+            "/v1/memories/recall",
+            headers=live_gateway.headers("alice"),
+            json={"namespace": ns, "query": "support group", "since": "03/04/2023"},
+        )
+    assert r.status_code == 422 and "ambiguous" in r.json()["error"]["message"], r.text
