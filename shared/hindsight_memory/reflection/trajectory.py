@@ -137,7 +137,7 @@ def inline_items(namespace: str, session_id: str, steps: list[dict[str, Any]]) -
     for i, t in enumerate(turns):
         source = _ROLES.get(t.role.lower())
         if source is None:
-            raise InvalidInput(f"step {i}: unknown role: use user, agent (assistant) or tool")
+            raise InvalidInput(f"unknown role in step {i}: use user, agent (assistant) or tool")
         meta = {k: v for k, v in {"role": t.role, "tool": t.tool, "status": t.status}.items() if v}
         items.append(
             MemoryCreate(
