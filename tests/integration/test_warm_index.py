@@ -393,3 +393,39 @@ def test_hostile_labels_stay_inside_their_namespace_and_hostile_namespaces_are_r
         with pytest.raises(InvalidInput):
             svc.store.vector_search(h, qvec, Where(h), 5)
     assert set(svc.store.warm.namespaces()) >= {"alice", "bob"}
+
+
+def test_a_column_another_process_adds_reaches_the_rows_this_cache_serves(tmp_path):
+    # A reader warmed on a table written before `original` existed kept appending newer rows without it, so
+    # recall there showed the normalised text after the writer's upgrade added the column (2026-12-06).
+    import lancedb
+
+    settings = Settings(store_uri=str(tmp_path / "data"), embedder="hashing", read_consistency_s=0.2)
+    first = build_service(settings)
+    store(first, NS, "first note")
+    emb = first.embedder
+    first.close()
+    lancedb.connect(settings.store_uri).open_table("memories").drop_columns(
+        ["original"]
+    )  # as an older version
+    reader = LanceStore(
+        settings.store_uri,
+        model_id=emb.model_id,
+        dim=emb.dim,
+        read_consistency=timedelta(seconds=0.2),
+        warm_rows=10**6,
+        create_tables=False,
+        missing_recheck_s=0.2,
+    )
+    qvec = emb.embed_query("note with lines")
+    assert len(vsearch(reader, NS, qvec)) == 1 and NS in reader.warm.namespaces()
+    writer = build_service(settings)  # a process that may write adds the column when it opens the store
+    try:
+        store(writer, NS, "note with lines\n  indented")
+    finally:
+        writer.close()
+    found = lambda: [  # noqa: E731
+        m.original
+        for m, _, _ in reader.vector_search(NS, qvec, Where(NS).enum_in("status", [Status.active]), 5)
+    ]
+    assert wait_until(lambda: "note with lines\n  indented" in found()), found()

@@ -259,6 +259,8 @@ class WarmIndex:
                 if new is None:
                     by_id = str(Where(namespace).ids(sorted(written)))
                     new = keep_namespace(self._source.fetch(by_id, with_vector=True), namespace)
+            if _gained_columns(st, new):
+                return None
             return self._compact_entry(self._append(st, version, alive, new))
         boundary = (st.max_frag + 1) << 32
         new = keep_namespace(
@@ -274,6 +276,8 @@ class WarmIndex:
             alive &= np.isin(st.rowid[: st.n], live)
             if have != int(alive.sum()):
                 return None
+        if _gained_columns(st, new):
+            return None
         return self._compact_entry(self._append(st, version, alive, new))
 
     def _compact_entry(self, st: Entry) -> Entry:
@@ -396,3 +400,11 @@ class WarmIndex:
                 "max_frag": max_fragment(cols["rowid"], st.max_frag),
             }
         )
+
+
+def _gained_columns(st: Entry, new: pa.Table | None) -> bool:
+    """Whether newer rows carry a column the held ones lack (another process added it, e.g. `original`): appended,
+    they would lose it; only a reload keeps it."""
+    return new is not None and bool(
+        set(new.column_names) - {"vector", "passages"} - set(st.table.column_names)
+    )
