@@ -113,10 +113,17 @@ def _speaker(item: MemoryCreate) -> str | None:
     return None
 
 
-def store_status(store: LanceStore, namespace: str, ids: list[str]) -> dict[str, Any]:
-    """What became of stored items, by the ids a store returned: `pending` (not applied yet, or unknown),
-    `stored` (its own memory: active, superseded or forgotten, with what it replaced or what replaced it),
-    `merged` (a duplicate or a retry: the memory it was folded into), `archived`.
+def store_status(
+    store: LanceStore,
+    namespace: str,
+    ids: list[str],
+    waiting: tuple[set[str], set[str]] | None = None,
+) -> dict[str, Any]:
+    """What became of stored items, by the ids a store returned: `pending` (acknowledged, not applied yet),
+    `failed` (kept in the journal after its retries ran out), `unknown` (no such write, or purged), `stored` (its
+    own memory: active, superseded or forgotten, with what it replaced or what replaced it), `merged` (a duplicate
+    or a retry: the memory it was folded into), `archived`. `waiting`: the journal's (pending, failed) ids, read
+    before the event log; None where no journal can tell (behind SQS), and an id without an event is `pending`.
 
     Raises:
         InvalidInput: bad namespace or a malformed id.
@@ -131,7 +138,8 @@ def store_status(store: LanceStore, namespace: str, ids: list[str]) -> dict[str,
     for i in ids:
         e = events.get(i)
         if e is None:
-            items[i] = {"state": "pending"}
+            pending, failed = waiting if waiting is not None else ({i}, set())
+            items[i] = {"state": "pending" if i in pending else "failed" if i in failed else "unknown"}
             continue
         target = e.get("memory_id") or i
         m = mems.get(target)

@@ -114,7 +114,7 @@ class MemoryService:
         Raises:
             InvalidInput: bad namespace or a malformed id.
         """
-        return store_status(self.store, namespace, ids)
+        return store_status(self.store, namespace, ids, self.queue.waiting(validate_namespace(namespace)))
 
     # ------------------------------------------------------------------ recall
     def recall(self, q: RecallQuery) -> RecallResult:

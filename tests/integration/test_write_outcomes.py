@@ -141,8 +141,39 @@ def test_the_outcome_of_a_store_that_was_not_waited_for_can_be_asked_by_id(local
     assert items == {
         a.ids[0]: {"state": "stored", "status": "active"},
         b.ids[0]: {"state": "merged", "into": a.ids[0], "status": "active"},
-        "0" * 32: {"state": "pending"},
+        "0" * 32: {"state": "unknown"},  # neither applied nor waiting in a journal (was "pending" for ever)
     }
+
+
+def test_status_tells_a_write_waiting_in_any_journal_from_one_that_never_was(local_service):
+    # Another process (the CLI beside a server) acknowledged a write it has not applied yet: its journal holds
+    # it, so it is pending here too; an id no journal holds and no event names is unknown, not pending for ever.
+    from hindsight_memory.intake import prepare_call
+    from hindsight_memory.models import utcnow
+    from hindsight_memory.writer.journal import MAX_ATTEMPTS, Journal
+    from hindsight_memory.writer.messages import StoreOp
+    from hindsight_memory.writer.queue import encode
+
+    svc = local_service
+    now = utcnow()
+    items = prepare_call(
+        svc.settings, "me/other", [MemoryCreate(content=t) for t in ("waiting", "given up")], [now, now], "c"
+    )
+    other = Journal(svc.settings.journal_path())
+    try:
+        for it in items:
+            other.append(encode(StoreOp(namespace="me/other", items=[it])))
+        with other._done_lock:  # the second one ran out of retries
+            other._done_db.execute("UPDATE ops SET attempts = ? WHERE seq = 2", (MAX_ATTEMPTS,))
+        got = svc.store_status("me/other", [items[0].id, items[1].id, "1" * 32])["items"]
+        assert got == {
+            items[0].id: {"state": "pending"},
+            items[1].id: {"state": "failed"},
+            "1" * 32: {"state": "unknown"},
+        }
+        assert svc.store_status("me/elsewhere", [items[0].id])["items"][items[0].id] == {"state": "unknown"}
+    finally:
+        other.close()
 
 
 class NoWrites(WriteQueue):

@@ -240,7 +240,8 @@ def build_mcp(ops: Operations, observe: Callable[[str, str, str, float], None] |
         ids: Annotated[list[str], Field(description="Ids returned by memory_store")],
     ) -> CallToolResult:
         """What became of stored items (also after wait=false): pending, stored (and whether it replaced an older
-        value or was replaced), or merged into an existing memory (a duplicate), with that memory's id."""
+        value or was replaced), merged into an existing memory (a duplicate, with that memory's id), failed, or
+        unknown (never written, or purged)."""
         return await run(
             "memory_status", lambda who: ops.execute(who, "status", {"namespace": namespace, "ids": ids})
         )

@@ -13,6 +13,7 @@ same store (the CLI beside a server) journals into its own file. At start, a pro
 lock it can get — their process is gone — by copying their entries into its own file, then deleting them."""
 
 import fcntl
+import json
 import logging
 import os
 import sqlite3
@@ -131,6 +132,28 @@ class Journal:
                 "SELECT seq, body FROM ops WHERE attempts < ? ORDER BY seq", (MAX_ATTEMPTS,)
             ).fetchall()
         return [(int(seq), str(body)) for seq, body in rows]
+
+    def waiting(self, namespace: str) -> tuple[set[str], set[str]] | None:
+        """The ids of `namespace`'s items still in a journal of this store, any process's: (waiting to be applied,
+        given up on). None when a journal could not be read (then no id can be called unknown)."""
+        pending: set[str] = set()
+        failed: set[str] = set()
+        for path in sorted(self.directory.glob("*.sqlite3")):
+            try:
+                src = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+                try:
+                    rows = src.execute("SELECT body, attempts FROM ops").fetchall()
+                finally:
+                    src.close()
+            except sqlite3.Error:
+                if path.exists():
+                    return None
+                continue  # adopted by another process meanwhile: its entries are in that one's file
+            for body, attempts in rows:
+                op = json.loads(body)
+                if op.get("op") == "store" and op.get("namespace") == namespace:
+                    (failed if attempts >= MAX_ATTEMPTS else pending).update(i["id"] for i in op["items"])
+        return pending, failed
 
     def counts(self) -> dict[str, int]:
         with self._done_lock:

@@ -36,6 +36,11 @@ class WriteQueue(ABC):
     def depth(self) -> int:
         return 0
 
+    def waiting(self, namespace: str) -> tuple[set[str], set[str]] | None:
+        """Store items of `namespace` acknowledged but not applied, and given up on; None when this queue cannot
+        tell (no journal, or a remote queue)."""
+        return None
+
     def close(self) -> None:  # noqa: B027 - optional hook: queues without local state have nothing to flush
         """Flush what is queued and stop."""
 
@@ -59,6 +64,9 @@ class InProcessQueue(WriteQueue):
         self._closed = False
         self.replayed = self._replay() if journal is not None else 0
         self._thread.start()
+
+    def waiting(self, namespace: str) -> tuple[set[str], set[str]] | None:
+        return self.journal.waiting(namespace) if self.journal is not None else None
 
     def _replay(self) -> int:
         """Queue what earlier processes acknowledged but did not commit (before any new op)."""
