@@ -115,15 +115,8 @@ class McpEndpoint:
         if scope.get("method") == "GET":
             # Stateless: no session, so no server-initiated messages to stream. The transport lets a server
             # answer 405 here; the SDK would hold an SSE stream of pings open for ever (a Lambda until its timeout).
-            body = b'{"error": {"code": "method_not_allowed", "message": "this server offers no SSE stream; POST"}}'
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 405,
-                    "headers": [(b"content-type", b"application/json"), (b"allow", b"POST")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            refusal = error_body("method_not_allowed", "this server offers no SSE stream; POST")
+            await JSONResponse(refusal, status_code=405, headers={"allow": "POST"})(scope, receive, send)
             return
         await self._start()
         await self.mcp.session_manager.handle_request(scope, receive, send)
